@@ -1,0 +1,325 @@
+/* stap-unwind: freestanding DWARF CFI unwinder core, public interface.
+ *
+ * The core walks a user-space stack of an x86_64 or i386 process, one frame
+ * per uw_step().  It never allocates, never recurses, and every loop has a
+ * fixed bound (see "Work bounds" below), because it runs in probe context
+ * inside a kernel module.  It knows nothing about where the memory it reads
+ * comes from: every target read and every "which module covers this pc"
+ * question goes through the host callback table (struct uw_host_ops), the
+ * way elfutils' libdwfl separates the unwinder from live processes, cores
+ * and snapshots.
+ *
+ * Addresses: a module's CFI describes its *link-time* address space.  The
+ * host says where the module is loaded with a bias:
+ *     runtime address = link-time address + bias.
+ * Register values, the pc, the CFA and target memory addresses are runtime
+ * addresses.
+ *
+ * Inclusion into one translation unit (the SystemTap runtime, the kernel
+ * module): define UW_SINGLE_TU and #include "unwind_all.c"; then every
+ * function of the core is static.  Built as separate objects (user-space
+ * libraries libuwcore64.a / libuwcore32.a), the API functions below are
+ * ordinary external functions.
+ */
+#ifndef UW_UNWIND_CORE_H
+#define UW_UNWIND_CORE_H
+
+#include "types.h"
+
+#ifdef UW_SINGLE_TU
+#define UW_API static __attribute__((unused))
+#else
+#define UW_API
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Architectures and registers                                         */
+
+enum uw_arch {
+	UW_ARCH_X86_64 = 0,	/* 64-bit process, 8-byte addresses */
+	UW_ARCH_I386 = 1,	/* 32-bit process, 4-byte addresses, wraps at 2^32 */
+};
+
+/* Registers are indexed by DWARF register number (x86_64.h, i386.h).
+ * 17 covers x86_64 rax..r15 plus the return-address column 16; i386 uses
+ * 0..8 (eip = 8).  CFI rules for higher numbers (SSE, x87) are ignored. */
+#define UW_NREGS 17
+
+struct uw_regs {
+	uint64_t val[UW_NREGS];
+	uint32_t defined;	/* bit n set: val[n] is known.  An undefined
+				 * register is unknown, never zero. */
+};
+
+#define UW_REG_BIT(n) ((uint32_t)1 << (n))
+
+/* ------------------------------------------------------------------ */
+/* Unwind tables of one module                                         */
+
+/* One CFI section.  If data != NULL the bytes are in local memory (e.g. read
+ * from the ELF file); if data == NULL they are read from the target through
+ * host->read_mem at (addr + bias + offset).  addr is the link-time address
+ * of the section's first byte; pc-relative encodings are relative to it. */
+struct uw_section {
+	const uint8_t *data;
+	uint64_t addr;
+	uint64_t size;		/* 0 = section absent.  See uw_tables.eh_frame. */
+};
+
+struct uw_tables {
+	struct uw_section eh_frame_hdr;	/* optional: binary search table */
+	/* .eh_frame: if size == 0 but eh_frame_hdr is present, the section
+	 * start is taken from the header's eh_frame_ptr and its end is
+	 * unknown: entries are then bounded only by their own lengths and by
+	 * what the host can read (useful when only PT_GNU_EH_FRAME is known). */
+	struct uw_section eh_frame;
+	struct uw_section debug_frame;	/* optional, searched linearly */
+	uint64_t bias;			/* runtime = link-time + bias */
+	uint64_t text_base;		/* link-time, for DW_EH_PE_textrel; 0 = unknown */
+	uint64_t data_base;		/* link-time, for DW_EH_PE_datarel in .eh_frame
+					 * (i386: the GOT); 0 = unknown */
+	const char *module;		/* name for stop reports; may be NULL */
+};
+
+/* ------------------------------------------------------------------ */
+/* Host interface                                                      */
+
+enum uw_trace_event {
+	UW_TR_STEP,		/* a = pc, b = depth */
+	UW_TR_TABLES,		/* a = bias, b = lookup pc */
+	UW_TR_FDE,		/* a = link-time pc_begin, b = link-time pc_end */
+	UW_TR_CFA,		/* a = cfa, b = 0 reg+offset / 1 expression */
+	UW_TR_REG_LOST,		/* a = regno, b = address that could not be read */
+	UW_TR_SIGFRAME,		/* a = pc of trampoline, b = sigcontext address */
+	UW_TR_FP_FALLBACK,	/* a = pc, b = frame pointer value */
+	UW_TR_STOP,		/* a = reason, b = pc */
+};
+
+struct uw_host_ops {
+	/* Copy len bytes of target memory at runtime address addr into buf.
+	 * 0 = ok, < 0 = unreadable (buf contents then undefined).  Must not
+	 * fault; may sleep if the caller's context allows it. */
+	int (*read_mem)(void *host, uint64_t addr, void *buf, uint32_t len);
+	/* Describe the module covering runtime address pc.  0 = ok,
+	 * < 0 = no module / no tables.  Sections with data == NULL must stay
+	 * readable through read_mem for the duration of uw_step. */
+	int (*find_tables)(void *host, uint64_t pc, struct uw_tables *out);
+	/* Optional (may be NULL): observation hook for debugging and tests. */
+	void (*trace)(void *host, enum uw_trace_event ev, uint64_t a, uint64_t b);
+};
+
+/* ------------------------------------------------------------------ */
+/* Stop reasons                                                        */
+
+enum uw_stop_reason {
+	UW_STOP_NONE = 0,		/* not stopped */
+	UW_STOP_END_OF_STACK,		/* RA column undefined: outermost frame
+					 * (or the caller's pc is 0) */
+	UW_STOP_NO_UNWIND_DATA,		/* no module or no FDE covers pc */
+	UW_STOP_MEMORY_UNREADABLE,	/* target read failed at stop.addr */
+	UW_STOP_REG_UNDEFINED,		/* a needed register is undefined;
+					 * stop.addr = DWARF register number */
+	UW_STOP_BAD_CFI,		/* malformed CFI or DWARF expression;
+					 * stop.addr = link-time address */
+	UW_STOP_DEPTH_LIMIT,		/* cursor->max_depth frames reached */
+	UW_STOP_NO_PROGRESS,		/* CFA did not grow; stop.addr = new CFA */
+	UW_STOP_BAD_ARGUMENT,		/* uw_init: bad arch / no pc */
+};
+
+struct uw_stop {
+	enum uw_stop_reason reason;
+	uint64_t pc;		/* pc of the frame that could not be unwound */
+	uint64_t addr;		/* reason-specific, see above */
+	const char *module;	/* module of pc if known, else NULL */
+};
+
+UW_API const char *uw_stop_reason_name(enum uw_stop_reason reason);
+
+/* ------------------------------------------------------------------ */
+/* Work bounds (per uw_step).  Hostile CFI costs at most these.        */
+
+#define UW_MAX_CFA_INSNS	1024	/* CIE initial + FDE instructions executed */
+#define UW_MAX_REMEMBER		8	/* DW_CFA_remember_state nesting depth */
+#define UW_MAX_EXPR_OPS		256	/* operations per DWARF expression */
+#define UW_MAX_EXPR_STACK	64	/* DWARF expression stack entries */
+#define UW_MAX_HDR_PROBES	64	/* eh_frame_hdr binary search probes */
+#define UW_MAX_SCAN_ENTRIES	65536	/* CIE/FDE entries per linear scan */
+#define UW_MAX_AUG_CHARS	8	/* CIE augmentation string length */
+/* Expressions evaluated per step: the CFA rule plus one per register. */
+#define UW_MAX_EXPRS_PER_STEP	(1 + UW_NREGS)
+/* cursor->work counts one unit per CFA instruction, expression operation,
+ * binary-search probe, scanned CIE/FDE entry and augmentation character;
+ * each unit is itself O(1) (at most a few LEB128 numbers of <= 10 bytes
+ * and at most 16 target reads).  Per step, two linear scans can happen
+ * (.eh_frame without header, then .debug_frame): */
+#define UW_MAX_WORK_PER_STEP						\
+	(UW_MAX_HDR_PROBES + 2 * UW_MAX_SCAN_ENTRIES +			\
+	 2 * UW_MAX_AUG_CHARS + UW_MAX_CFA_INSNS +			\
+	 UW_MAX_EXPRS_PER_STEP * UW_MAX_EXPR_OPS + 16)
+
+/* ------------------------------------------------------------------ */
+/* Unwind rows (the result of parsing and executing CFI for one pc)    */
+
+enum uw_rule_kind {
+	UW_RULE_UNSPECIFIED = 0,	/* no rule in the CFI: ABI default */
+	UW_RULE_UNDEFINED,
+	UW_RULE_SAME_VALUE,
+	UW_RULE_OFFSET,			/* saved at cfa + offset */
+	UW_RULE_VAL_OFFSET,		/* value is cfa + offset */
+	UW_RULE_REGISTER,		/* saved in register reg */
+	UW_RULE_EXPRESSION,		/* saved at address computed by expr */
+	UW_RULE_VAL_EXPRESSION,		/* value computed by expr */
+};
+
+/* A DWARF expression block inside the CFI section of the row's FDE. */
+struct uw_block {
+	uint64_t pos;		/* offset in the section */
+	uint64_t len;
+};
+
+struct uw_reg_rule {
+	uint8_t kind;		/* enum uw_rule_kind */
+	uint8_t reg;		/* UW_RULE_REGISTER */
+	int64_t offset;		/* UW_RULE_OFFSET / VAL_OFFSET */
+	struct uw_block expr;	/* UW_RULE_EXPRESSION / VAL_EXPRESSION */
+};
+
+enum uw_cfa_kind {
+	UW_CFA_UNSET = 0,
+	UW_CFA_REG_OFFSET,
+	UW_CFA_EXPRESSION,
+};
+
+struct uw_row {
+	uint8_t cfa_kind;	/* enum uw_cfa_kind */
+	uint8_t cfa_reg;
+	int64_t cfa_offset;
+	struct uw_block cfa_expr;
+	struct uw_reg_rule rule[UW_NREGS];
+};
+
+/* A parsed CIE (only what unwinding needs). */
+struct uw_cie {
+	uint64_t pos;		/* offset of the CIE in its section */
+	uint64_t insn_pos, insn_end;	/* initial instructions */
+	uint64_t code_align;
+	int64_t data_align;
+	uint32_t ra_reg;
+	uint8_t version;
+	uint8_t fde_enc;	/* DW_EH_PE_* of FDE addresses */
+	uint8_t lsda_enc;
+	uint8_t has_z;		/* augmentation data length present */
+	uint8_t signal;		/* 'S': frames are signal trampolines */
+	uint8_t addr_size;
+	uint8_t seg_size;
+	uint8_t is_debug_frame;
+};
+
+struct uw_fde {
+	uint64_t pos;
+	uint64_t pc_begin, pc_end;	/* link-time, [begin, end) */
+	uint64_t insn_pos, insn_end;
+};
+
+/* ------------------------------------------------------------------ */
+/* Cursor                                                              */
+
+/* How the last successful step was made. */
+enum uw_how {
+	UW_HOW_NONE = 0,	/* initial frame */
+	UW_HOW_CFI,		/* .eh_frame / .debug_frame */
+	UW_HOW_SIGFRAME,	/* signal trampoline recognised by its bytes,
+				 * registers restored from the sigcontext */
+	UW_HOW_FRAME_POINTER,	/* frame-pointer fallback (policy) */
+};
+
+/* Policy flags (cursor->policy). */
+#define UW_POLICY_FP_FALLBACK	0x1	/* no CFI covers pc: follow the bp chain */
+
+#define UW_DEFAULT_MAX_DEPTH	256
+
+struct uw_arch_desc;		/* per-architecture facts, arch.c */
+
+/* Caller-provided; holds all state and scratch space, so the core needs no
+ * allocation and little kernel stack.  About 5 KiB: do not put it on a
+ * kernel stack. */
+struct uw_cursor {
+	/* Caller settings; uw_init sets defaults, change before uw_step. */
+	uint32_t max_depth;	/* frames above the initial one */
+	uint32_t policy;	/* UW_POLICY_* */
+
+	/* Current frame: read-only for the caller. */
+	enum uw_arch arch;
+	struct uw_regs regs;
+	uint64_t pc;
+	uint64_t cfa;		/* CFA computed by the last step (the CFA of
+				 * the frame below this one); 0 initially */
+	uint32_t depth;		/* successful steps so far */
+	int pc_is_exact;	/* pc is the interrupted instruction (initial
+				 * frame, or above a signal frame), not a
+				 * return address: look up pc, not pc - 1 */
+	enum uw_how how;	/* how this frame was reached */
+	uint32_t work;		/* work units spent by the last uw_step */
+	struct uw_stop stop;
+
+	/* Private. */
+	const struct uw_arch_desc *ad;
+	const struct uw_host_ops *ops;
+	void *host;
+	struct {
+		struct uw_tables tables;
+		const struct uw_section *sec;	/* section of cie/fde */
+		struct uw_cie cie;
+		struct uw_fde fde;
+		struct uw_row row;
+		struct uw_row cie_row;		/* for DW_CFA_restore* */
+		struct uw_row remembered[UW_MAX_REMEMBER];
+		uint64_t stack[UW_MAX_EXPR_STACK];
+		uint8_t cache[64];		/* window on a target-resident section */
+		uint64_t cache_addr;
+		uint32_t cache_len;
+	} ws;
+};
+
+/* Set up the cursor on the initial frame.  initial->val[ra column] must be
+ * defined (it is the pc).  ops->read_mem and ops->find_tables are required.
+ * Returns 0, or -1 with cursor->stop.reason = UW_STOP_BAD_ARGUMENT. */
+UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
+		   const struct uw_host_ops *ops, void *host,
+		   const struct uw_regs *initial);
+
+/* Unwind one frame.  1 = the cursor is now at the caller frame; 0 = stopped,
+ * reason in c->stop (and every later call returns 0 again). */
+UW_API int uw_step(struct uw_cursor *c);
+
+UW_API uint64_t uw_pc(const struct uw_cursor *c);
+/* SP of the current frame; 0 if it is undefined. */
+UW_API uint64_t uw_sp(const struct uw_cursor *c);
+UW_API uint64_t uw_cfa(const struct uw_cursor *c);
+/* 0 and *val set if DWARF register regno is defined in the current frame. */
+UW_API int uw_get_reg(const struct uw_cursor *c, unsigned regno, uint64_t *val);
+
+/* ------------------------------------------------------------------ */
+/* Initial registers from a pt_regs-shaped register set                */
+
+/* On an x86_64 kernel both 64-bit and 32-bit (compat) tasks have the 64-bit
+ * struct pt_regs, whose first 21 fields are also ptrace's struct
+ * user_regs_struct.  User space (tests) uses this mirror of that layout. */
+#ifdef __KERNEL__
+#include <asm/ptrace.h>
+typedef struct pt_regs uw_pt_regs;
+#else
+typedef struct uw_user_pt_regs {
+	uint64_t r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	uint64_t ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+} uw_pt_regs;
+#endif
+
+/* Fill *out for arch from pt; only registers whose DWARF bit is set in
+ * trusted_mask are marked defined (use UW_X86_64_ALL / UW_I386_ALL from
+ * x86_64.h / i386.h for a complete user register set, e.g. at syscall
+ * entry).  For i386 every value is truncated to 32 bits. */
+UW_API void uw_regs_from_pt_regs(struct uw_regs *out, enum uw_arch arch,
+				 const uw_pt_regs *pt, uint32_t trusted_mask);
+
+#endif /* UW_UNWIND_CORE_H */
