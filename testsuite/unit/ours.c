@@ -1,0 +1,348 @@
+/* Host callbacks for runtime/unwind in user space; see ours.h.  */
+#define _GNU_SOURCE
+#include "ours.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "../../runtime/unwind/unwind_core.h"
+#include "../../runtime/unwind/i386.h"
+#include "../../runtime/unwind/x86_64.h"
+
+/* ---- ELF files, parsed once ---- */
+
+struct elf_image {
+	char *key;             /* path, or "[vdso]@<address>" */
+	uint8_t *bytes;        /* mmap of the file, or a malloc'ed copy */
+	size_t size;
+	bool mmapped;
+	Elf *elf;
+	GElf_Ehdr ehdr;
+	struct uw_section eh_frame_hdr, eh_frame, debug_frame;
+	uint64_t data_base;    /* i386 DW_EH_PE_datarel base: the GOT */
+	struct elf_image *next;
+};
+
+struct uw_elf_cache {
+	struct elf_image *images;
+};
+
+struct uw_elf_cache *uw_elf_cache_new(void)
+{
+	elf_version(EV_CURRENT);
+	return calloc(1, sizeof(struct uw_elf_cache));
+}
+
+void uw_elf_cache_free(struct uw_elf_cache *c)
+{
+	if (!c)
+		return;
+	for (struct elf_image *im = c->images, *next; im; im = next) {
+		next = im->next;
+		elf_end(im->elf);
+		if (im->mmapped)
+			munmap(im->bytes, im->size);
+		else
+			free(im->bytes);
+		free(im->key);
+		free(im);
+	}
+	free(c);
+}
+
+static void load_sections(struct elf_image *im)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(im->elf, &shstrndx) != 0)
+		return;
+	for (Elf_Scn *scn = elf_nextscn(im->elf, NULL); scn; scn = elf_nextscn(im->elf, scn)) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		const char *name = elf_strptr(im->elf, shstrndx, sh.sh_name);
+		if (!name || sh.sh_offset + sh.sh_size > im->size)
+			continue;
+		struct uw_section sec = { im->bytes + sh.sh_offset, sh.sh_addr, sh.sh_size };
+		if (strcmp(name, ".eh_frame_hdr") == 0)
+			im->eh_frame_hdr = sec;
+		else if (strcmp(name, ".eh_frame") == 0)
+			im->eh_frame = sec;
+		else if (strcmp(name, ".debug_frame") == 0 && !(sh.sh_flags & SHF_COMPRESSED))
+			im->debug_frame = (struct uw_section){ sec.data, 0, sh.sh_size };
+		else if (strcmp(name, ".got.plt") == 0)
+			im->data_base = sh.sh_addr;
+		else if (strcmp(name, ".got") == 0 && im->data_base == 0)
+			im->data_base = sh.sh_addr;
+	}
+}
+
+static struct elf_image *image_from_bytes(struct uw_elf_cache *c, const char *key, uint8_t *bytes,
+					  size_t size, bool mmapped)
+{
+	struct elf_image *im = calloc(1, sizeof *im);
+	im->key = strdup(key);
+	im->bytes = bytes;
+	im->size = size;
+	im->mmapped = mmapped;
+	im->elf = elf_memory((char *)bytes, size);
+	if (!im->elf || !gelf_getehdr(im->elf, &im->ehdr)) {
+		if (im->elf)
+			elf_end(im->elf);
+		im->elf = NULL;
+	} else {
+		load_sections(im);
+	}
+	im->next = c->images;
+	c->images = im;
+	return im;
+}
+
+static struct elf_image *image_lookup(struct uw_elf_cache *c, const char *key)
+{
+	for (struct elf_image *im = c->images; im; im = im->next)
+		if (strcmp(im->key, key) == 0)
+			return im;
+	return NULL;
+}
+
+static struct elf_image *image_for_file(struct uw_elf_cache *c, const char *path)
+{
+	struct elf_image *im = image_lookup(c, path);
+	if (im)
+		return im;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *map = MAP_FAILED;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0)
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (map == MAP_FAILED)
+		return image_from_bytes(c, path, NULL, 0, false);
+	return image_from_bytes(c, path, map, (size_t)st.st_size, true);
+}
+
+/* ---- address spaces ---- */
+
+struct module {
+	struct uw_module_view view;
+	struct elf_image *image;
+	struct uw_tables tables;
+	bool has_tables;
+};
+
+struct uw_space {
+	char *maps_text;
+	int nmodules;
+	struct module *modules;    /* executable file and vdso mappings */
+	int nfiles;
+	struct uw_mapping *files;  /* read-only file mappings, for read_mem */
+	struct elf_image **file_images;
+	char *storage;
+	int last;                  /* index of the last module found */
+};
+
+static bool bias_for(const struct elf_image *im, const struct uw_mapping *m, uint64_t *bias)
+{
+	if (!im->elf)
+		return false;
+	size_t n;
+	if (elf_getphdrnum(im->elf, &n) != 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(im->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		uint64_t page_off = ph.p_offset & ~(uint64_t)0xfff;
+		if (m->offset >= page_off && m->offset < ph.p_offset + ph.p_filesz) {
+			*bias = m->start - (ph.p_vaddr + m->offset - ph.p_offset);
+			return true;
+		}
+	}
+	return false;
+}
+
+struct uw_space *uw_space_new(struct uw_elf_cache *cache, const struct uw_snapshot *s)
+{
+	struct uw_space *sp = calloc(1, sizeof *sp);
+	struct uw_snapshot parsed = { .maps_text = s->maps_text, .maps_len = s->maps_len };
+	uw_snapshot_parse_maps(&parsed);
+	sp->maps_text = strdup(s->maps_text);
+	sp->modules = calloc((size_t)parsed.nmappings + 1, sizeof *sp->modules);
+	sp->files = calloc((size_t)parsed.nmappings + 1, sizeof *sp->files);
+	sp->file_images = calloc((size_t)parsed.nmappings + 1, sizeof *sp->file_images);
+	sp->storage = parsed.maps_storage; /* paths point into it */
+
+	for (int i = 0; i < parsed.nmappings; i++) {
+		const struct uw_mapping *m = &parsed.mappings[i];
+		struct elf_image *im = NULL;
+		if (strcmp(m->path, "[vdso]") == 0) {
+			char key[64];
+			snprintf(key, sizeof key, "[vdso]@%llx", (unsigned long long)m->start);
+			im = image_lookup(cache, key);
+			if (!im) {
+				size_t len = m->end - m->start;
+				uint8_t *copy = malloc(len);
+				if (!uw_snapshot_read(s, m->start, copy, len)) {
+					free(copy);
+					continue;
+				}
+				im = image_from_bytes(cache, key, copy, len, false);
+			}
+		} else if (m->path[0] == '/') {
+			im = image_for_file(cache, m->path);
+			if (!strchr(m->perms, 'w')) {
+				sp->files[sp->nfiles] = *m;
+				sp->file_images[sp->nfiles++] = im;
+			}
+		}
+		if (!im || !strchr(m->perms, 'x'))
+			continue;
+		struct module *mod = &sp->modules[sp->nmodules];
+		uint64_t bias;
+		if (!bias_for(im, m, &bias))
+			continue;
+		mod->image = im;
+		mod->view = (struct uw_module_view){
+			.start = m->start, .end = m->end, .bias = bias,
+			.image = im->bytes, .image_size = im->size, .path = m->path,
+			.eh_frame_hdr_addr = im->eh_frame_hdr.addr,
+			.eh_frame_hdr_size = im->eh_frame_hdr.size,
+			.eh_frame_addr = im->eh_frame.addr, .eh_frame_size = im->eh_frame.size,
+			.debug_frame_off = im->debug_frame.data ? (uint64_t)(im->debug_frame.data - im->bytes) : 0,
+			.debug_frame_size = im->debug_frame.size,
+		};
+		mod->tables = (struct uw_tables){
+			.eh_frame_hdr = im->eh_frame_hdr, .eh_frame = im->eh_frame,
+			.debug_frame = im->debug_frame, .bias = bias,
+			.data_base = im->data_base, .module = m->path,
+		};
+		mod->has_tables = im->eh_frame.size || im->eh_frame_hdr.size || im->debug_frame.size;
+		sp->nmodules++;
+	}
+	free(parsed.mappings);
+	return sp;
+}
+
+void uw_space_free(struct uw_space *sp)
+{
+	if (!sp)
+		return;
+	free(sp->maps_text);
+	free(sp->modules);
+	free(sp->files);
+	free(sp->file_images);
+	free(sp->storage);
+	free(sp);
+}
+
+bool uw_space_matches(const struct uw_space *sp, const struct uw_snapshot *s)
+{
+	return sp && strcmp(sp->maps_text, s->maps_text) == 0;
+}
+
+static struct module *find_module(struct uw_space *sp, uint64_t pc)
+{
+	struct module *last = &sp->modules[sp->last];
+	if (sp->nmodules && pc >= last->view.start && pc < last->view.end)
+		return last;
+	for (int i = 0; i < sp->nmodules; i++)
+		if (pc >= sp->modules[i].view.start && pc < sp->modules[i].view.end) {
+			sp->last = i;
+			return &sp->modules[i];
+		}
+	return NULL;
+}
+
+const struct uw_module_view *uw_space_find_module(struct uw_space *sp, uint64_t pc)
+{
+	struct module *m = find_module(sp, pc);
+	return m ? &m->view : NULL;
+}
+
+/* ---- host callbacks ---- */
+
+struct host {
+	struct uw_space *space;
+	const struct uw_snapshot *snap;
+	pid_t live_pid;
+};
+
+static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
+{
+	struct host *h = arg;
+	if (uw_snapshot_read(h->snap, addr, buf, len))
+		return 0;
+	struct uw_space *sp = h->space;
+	for (int i = 0; i < sp->nfiles; i++) {
+		const struct uw_mapping *m = &sp->files[i];
+		const struct elf_image *im = sp->file_images[i];
+		if (addr < m->start || addr + len > m->end || !im || !im->bytes)
+			continue;
+		uint64_t off = addr - m->start + m->offset;
+		if (off + len > im->size)
+			break;
+		memcpy(buf, im->bytes + off, len);
+		return 0;
+	}
+	if (h->live_pid > 0) {
+		struct iovec local = { buf, len };
+		struct iovec remote = { (void *)(uintptr_t)addr, len };
+		if (process_vm_readv(h->live_pid, &local, 1, &remote, 1, 0) == (ssize_t)len)
+			return 0;
+	}
+	return -EFAULT;
+}
+
+static int host_find_tables(void *arg, uint64_t pc, struct uw_tables *out)
+{
+	struct host *h = arg;
+	struct module *m = find_module(h->space, pc);
+	if (!m || !m->has_tables)
+		return -ENOENT;
+	*out = m->tables;
+	return 0;
+}
+
+static const struct uw_host_ops host_ops = {
+	.read_mem = host_read_mem,
+	.find_tables = host_find_tables,
+};
+
+int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
+		   struct uw_frame *out, int max, struct uw_ours_result *res)
+{
+	static __thread struct uw_cursor cursor; /* ~5 KiB: keep it off the stack */
+	struct host h = { sp, s, live_pid };
+	struct uw_regs regs;
+	enum uw_arch arch = s->arch == 64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
+
+	uw_regs_from_pt_regs(&regs, arch, (const uw_pt_regs *)&s->regs,
+			     arch == UW_ARCH_X86_64 ? UW_X86_64_ALL : UW_I386_ALL);
+	memset(res, 0, sizeof *res);
+	if (uw_init(&cursor, arch, &host_ops, &h, &regs) != 0) {
+		res->stop_reason = uw_stop_reason_name(cursor.stop.reason);
+		return 0;
+	}
+	int n = 0;
+	do {
+		if (n == max)
+			break;
+		uint64_t frame_sp = uw_sp(&cursor);
+		out[n++] = (struct uw_frame){ uw_pc(&cursor), frame_sp, cursor.pc_is_exact != 0,
+					      frame_sp != 0 };
+	} while (uw_step(&cursor) == 1);
+	res->nframes = n;
+	res->stop_reason = uw_stop_reason_name(cursor.stop.reason);
+	res->stop_pc = cursor.stop.pc;
+	res->stopped_cleanly = cursor.stop.reason == UW_STOP_END_OF_STACK;
+	return n;
+}

@@ -1,0 +1,49 @@
+/* Our library (runtime/unwind) driven over a snapshot: the host side of
+   struct uw_host_ops for user space.  Memory comes from the snapshot's
+   regions, then from the read-only file mappings named in its maps, then
+   (live mode only) from the process; unwind tables come from the ELF files
+   on disk (or the vdso image in the snapshot), parsed once per file.  */
+#ifndef UW_OURS_H
+#define UW_OURS_H
+
+#include "snapshot.h"
+
+/* ELF files opened and parsed once, shared by every address space.  */
+struct uw_elf_cache;
+struct uw_elf_cache *uw_elf_cache_new(void);
+void uw_elf_cache_free(struct uw_elf_cache *c);
+
+/* The modules of one memory map, resolved to unwind tables and load
+   biases.  Valid for every snapshot whose maps text is identical.  */
+struct uw_space;
+struct uw_space *uw_space_new(struct uw_elf_cache *cache, const struct uw_snapshot *s);
+void uw_space_free(struct uw_space *sp);
+bool uw_space_matches(const struct uw_space *sp, const struct uw_snapshot *s);
+
+struct uw_ours_result {
+	int nframes;
+	const char *stop_reason; /* the library's name for why it stopped */
+	uint64_t stop_pc;
+	bool stopped_cleanly;    /* end of stack, not an error */
+};
+
+/* Unwind snapshot S in space SP; LIVE_PID > 0 lets reads fall back to the
+   live process.  */
+int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
+		   struct uw_frame *out, int max, struct uw_ours_result *res);
+
+/* Exposed for the benchmark and for other peers that want the same table
+   lookup: the module covering PC, with its ELF image and bias.  */
+struct uw_module_view {
+	uint64_t start, end;   /* runtime range of the executable mapping */
+	uint64_t bias;
+	const uint8_t *image;  /* whole ELF file / vdso image */
+	size_t image_size;
+	const char *path;
+	uint64_t eh_frame_hdr_addr, eh_frame_hdr_size; /* link-time */
+	uint64_t eh_frame_addr, eh_frame_size;
+	uint64_t debug_frame_off, debug_frame_size; /* file offset, unloaded */
+};
+const struct uw_module_view *uw_space_find_module(struct uw_space *sp, uint64_t pc);
+
+#endif
