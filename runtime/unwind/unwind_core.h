@@ -138,7 +138,7 @@ UW_API const char *uw_stop_reason_name(enum uw_stop_reason reason);
 /* ------------------------------------------------------------------ */
 /* Work bounds (per uw_step).  Hostile CFI costs at most these.        */
 
-#define UW_MAX_CFA_INSNS	1024	/* CIE initial + FDE instructions executed */
+#define UW_MAX_CFA_INSNS	4096	/* CIE initial + FDE instructions executed */
 #define UW_MAX_REMEMBER		8	/* DW_CFA_remember_state nesting depth */
 #define UW_MAX_EXPR_OPS		256	/* operations per DWARF expression */
 #define UW_MAX_EXPR_STACK	64	/* DWARF expression stack entries */
@@ -148,13 +148,14 @@ UW_API const char *uw_stop_reason_name(enum uw_stop_reason reason);
 /* Expressions evaluated per step: the CFA rule plus one per register. */
 #define UW_MAX_EXPRS_PER_STEP	(1 + UW_NREGS)
 /* cursor->work counts one unit per CFA instruction, expression operation,
- * binary-search probe, scanned CIE/FDE entry and augmentation character;
- * each unit is itself O(1) (at most a few LEB128 numbers of <= 10 bytes
- * and at most 16 target reads).  Per step, two linear scans can happen
- * (.eh_frame without header, then .debug_frame): */
+ * binary-search probe and scanned CIE/FDE entry, plus one for each other
+ * fixed-cost phase of a step (table lookup, FDE parse, signal frame...).
+ * Each unit is itself O(1): at most one CIE parse (augmentation string
+ * <= UW_MAX_AUG_CHARS), a few LEB128 numbers of <= 10 bytes, and at most
+ * UW_NREGS target reads.  Per step two linear scans can happen (.eh_frame
+ * without a usable header, then .debug_frame), so: */
 #define UW_MAX_WORK_PER_STEP						\
-	(UW_MAX_HDR_PROBES + 2 * UW_MAX_SCAN_ENTRIES +			\
-	 2 * UW_MAX_AUG_CHARS + UW_MAX_CFA_INSNS +			\
+	(UW_MAX_HDR_PROBES + 2 * UW_MAX_SCAN_ENTRIES + UW_MAX_CFA_INSNS + \
 	 UW_MAX_EXPRS_PER_STEP * UW_MAX_EXPR_OPS + 16)
 
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,185 @@
+/* Per-architecture parts of the unwinder core: register set description,
+ * import of a pt_regs-shaped register set, and signal trampolines that no
+ * CFI describes (recognised by their instruction bytes).  The numbers come
+ * from x86_64.h and i386.h, which say where each one is from.
+ */
+#include "uw_internal.h"
+
+static const struct uw_arch_desc uw_arch_x86_64 = {
+	.arch = UW_ARCH_X86_64,
+	.nregs = UW_X86_64_NREGS,
+	.addr_size = UW_X86_64_ADDR_SIZE,
+	.ra_reg = UW_X86_64_RIP,
+	.sp_reg = UW_X86_64_RSP,
+	.fp_reg = UW_X86_64_RBP,
+	.callee_saved = UW_X86_64_CALLEE_SAVED,
+	.addr_mask = ~(uint64_t)0,
+};
+
+static const struct uw_arch_desc uw_arch_i386 = {
+	.arch = UW_ARCH_I386,
+	.nregs = UW_I386_NREGS,
+	.addr_size = UW_I386_ADDR_SIZE,
+	.ra_reg = UW_I386_EIP,
+	.sp_reg = UW_I386_ESP,
+	.fp_reg = UW_I386_EBP,
+	.callee_saved = UW_I386_CALLEE_SAVED,
+	.addr_mask = 0xffffffffu,
+};
+
+UW_INTERNAL const struct uw_arch_desc *uw_arch_get(enum uw_arch arch)
+{
+	switch (arch) {
+	case UW_ARCH_X86_64:
+		return &uw_arch_x86_64;
+	case UW_ARCH_I386:
+		return &uw_arch_i386;
+	default:
+		return NULL;
+	}
+}
+
+UW_API void uw_regs_from_pt_regs(struct uw_regs *out, enum uw_arch arch,
+				 const uw_pt_regs *pt, uint32_t trusted_mask)
+{
+	uint64_t *v = out->val;
+	int i;
+
+	for (i = 0; i < UW_NREGS; i++)
+		v[i] = 0;
+	if (arch == UW_ARCH_X86_64) {
+		v[UW_X86_64_RAX] = pt->ax;
+		v[UW_X86_64_RDX] = pt->dx;
+		v[UW_X86_64_RCX] = pt->cx;
+		v[UW_X86_64_RBX] = pt->bx;
+		v[UW_X86_64_RSI] = pt->si;
+		v[UW_X86_64_RDI] = pt->di;
+		v[UW_X86_64_RBP] = pt->bp;
+		v[UW_X86_64_RSP] = pt->sp;
+		v[UW_X86_64_R8 + 0] = pt->r8;
+		v[UW_X86_64_R8 + 1] = pt->r9;
+		v[UW_X86_64_R8 + 2] = pt->r10;
+		v[UW_X86_64_R8 + 3] = pt->r11;
+		v[UW_X86_64_R12] = pt->r12;
+		v[UW_X86_64_R13] = pt->r13;
+		v[UW_X86_64_R14] = pt->r14;
+		v[UW_X86_64_R15] = pt->r15;
+		v[UW_X86_64_RIP] = pt->ip;
+		out->defined = trusted_mask & UW_X86_64_ALL;
+	} else {
+		/* Compat task on a 64-bit kernel: 64-bit pt_regs layout. */
+		v[UW_I386_EAX] = (uint32_t)pt->ax;
+		v[UW_I386_ECX] = (uint32_t)pt->cx;
+		v[UW_I386_EDX] = (uint32_t)pt->dx;
+		v[UW_I386_EBX] = (uint32_t)pt->bx;
+		v[UW_I386_ESP] = (uint32_t)pt->sp;
+		v[UW_I386_EBP] = (uint32_t)pt->bp;
+		v[UW_I386_ESI] = (uint32_t)pt->si;
+		v[UW_I386_EDI] = (uint32_t)pt->di;
+		v[UW_I386_EIP] = (uint32_t)pt->ip;
+		out->defined = trusted_mask & UW_I386_ALL;
+	}
+}
+
+/* Where each register is saved in a struct sigcontext, by DWARF number. */
+struct uw_arch_sc_slot {
+	uint8_t reg;
+	uint8_t offset;
+};
+
+static const struct uw_arch_sc_slot uw_arch_sc_x86_64[] = {
+	{ UW_X86_64_RAX, UW_X86_64_SC_RAX }, { UW_X86_64_RDX, UW_X86_64_SC_RDX },
+	{ UW_X86_64_RCX, UW_X86_64_SC_RCX }, { UW_X86_64_RBX, UW_X86_64_SC_RBX },
+	{ UW_X86_64_RSI, UW_X86_64_SC_RSI }, { UW_X86_64_RDI, UW_X86_64_SC_RDI },
+	{ UW_X86_64_RBP, UW_X86_64_SC_RBP }, { UW_X86_64_RSP, UW_X86_64_SC_RSP },
+	{ 8, UW_X86_64_SC_R8 + 0 },  { 9, UW_X86_64_SC_R8 + 8 },
+	{ 10, UW_X86_64_SC_R8 + 16 }, { 11, UW_X86_64_SC_R8 + 24 },
+	{ 12, UW_X86_64_SC_R8 + 32 }, { 13, UW_X86_64_SC_R8 + 40 },
+	{ 14, UW_X86_64_SC_R8 + 48 }, { 15, UW_X86_64_SC_R8 + 56 },
+	{ UW_X86_64_RIP, UW_X86_64_SC_RIP },
+};
+
+static const struct uw_arch_sc_slot uw_arch_sc_i386[] = {
+	{ UW_I386_EAX, UW_I386_SC_EAX }, { UW_I386_ECX, UW_I386_SC_ECX },
+	{ UW_I386_EDX, UW_I386_SC_EDX }, { UW_I386_EBX, UW_I386_SC_EBX },
+	{ UW_I386_ESP, UW_I386_SC_ESP }, { UW_I386_EBP, UW_I386_SC_EBP },
+	{ UW_I386_ESI, UW_I386_SC_ESI }, { UW_I386_EDI, UW_I386_SC_EDI },
+	{ UW_I386_EIP, UW_I386_SC_EIP },
+};
+
+static int uw_arch_match(const uint8_t *code, const uint8_t *pattern,
+			 uint32_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++)	/* bound: len <= 9 */
+		if (code[i] != pattern[i])
+			return 0;
+	return 1;
+}
+
+/* Address of the sigcontext if the code at pc is a known trampoline, with
+ * sp the trampoline frame's stack pointer; 0 if it is not one. */
+static uint64_t uw_arch_sigcontext(struct uw_cursor *c, uint64_t sp)
+{
+	static const uint8_t restore_rt[] = UW_X86_64_RESTORE_RT_BYTES;
+	static const uint8_t sigreturn[] = UW_I386_SIGRETURN_BYTES;
+	static const uint8_t rt_sigreturn[] = UW_I386_RT_SIGRETURN_BYTES;
+	uint8_t code[UW_X86_64_RESTORE_RT_LEN];
+	uint64_t pc = c->pc;
+
+	if (c->ad->arch == UW_ARCH_X86_64) {
+		if (c->ops->read_mem(c->host, pc, code, sizeof(restore_rt)) < 0)
+			return 0;
+		if (uw_arch_match(code, restore_rt, sizeof(restore_rt)))
+			return sp + UW_X86_64_UC_MCONTEXT;
+		return 0;
+	}
+	/* i386: pc at __kernel_sigreturn, or just after its "pop %eax". */
+	if (c->ops->read_mem(c->host, pc, code, sizeof(sigreturn)) == 0 &&
+	    uw_arch_match(code, sigreturn, sizeof(sigreturn)))
+		return (sp + UW_I386_SIGFRAME_SC) & c->ad->addr_mask;
+	if (c->ops->read_mem(c->host, (pc - 1) & c->ad->addr_mask, code,
+			     sizeof(sigreturn)) == 0 &&
+	    uw_arch_match(code, sigreturn, sizeof(sigreturn)))
+		return sp;
+	if (c->ops->read_mem(c->host, pc, code, sizeof(rt_sigreturn)) == 0 &&
+	    uw_arch_match(code, rt_sigreturn, sizeof(rt_sigreturn)))
+		return (sp + UW_I386_RT_SIGFRAME_SC) & c->ad->addr_mask;
+	return 0;
+}
+
+UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
+				 uint64_t *cfa)
+{
+	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_sc_slot *slots;
+	uint32_t nslots, i;
+	uint64_t sp, sc, v;
+
+	if (!(c->regs.defined & UW_REG_BIT(ad->sp_reg)))
+		return 0;
+	sp = c->regs.val[ad->sp_reg];
+	sc = uw_arch_sigcontext(c, sp);
+	if (sc == 0)
+		return 0;
+	if (c->ops->trace)
+		c->ops->trace(c->host, UW_TR_SIGFRAME, c->pc, sc);
+	if (ad->arch == UW_ARCH_X86_64) {
+		slots = uw_arch_sc_x86_64;
+		nslots = sizeof(uw_arch_sc_x86_64) / sizeof(slots[0]);
+	} else {
+		slots = uw_arch_sc_i386;
+		nslots = sizeof(uw_arch_sc_i386) / sizeof(slots[0]);
+	}
+	out->defined = 0;
+	for (i = 0; i < nslots; i++) {		/* bound: <= 17 slots */
+		if (uw_read_target(c, (sc + slots[i].offset) & ad->addr_mask,
+				   ad->addr_size, &v) < 0)
+			return -1;
+		out->val[slots[i].reg] = v;
+		out->defined |= UW_REG_BIT(slots[i].reg);
+	}
+	*cfa = out->val[ad->sp_reg];
+	return 1;
+}

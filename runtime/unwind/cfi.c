@@ -1,0 +1,383 @@
+/* Finding and parsing CFI: which FDE covers a pc, and what its CIE says.
+ *
+ * .eh_frame (LSB Core, "Exception Frames") and .debug_frame (DWARF 5, 6.4)
+ * share the entry layout: length (4 bytes, or 0xffffffff + 8 bytes for
+ * 64-bit DWARF), a CIE id / CIE pointer field, then the body.  They differ
+ * in the CIE id (0 vs all ones) and in what an FDE's CIE pointer means
+ * (distance back from the field vs offset from the section start).
+ *
+ * Lookup order: the .eh_frame_hdr binary-search table if usable, else a
+ * linear scan of .eh_frame; if that finds nothing, a linear scan of
+ * .debug_frame.  Bounds: UW_MAX_HDR_PROBES probes, UW_MAX_SCAN_ENTRIES
+ * entries per scan, every entry length checked against its section, and a
+ * CIE is never followed further (an FDE whose "CIE" is not a CIE is bad).
+ */
+#include "uw_internal.h"
+
+/* Section size used when only .eh_frame_hdr tells where .eh_frame starts:
+ * entries are then bounded by their lengths and by readable memory. */
+#define UW_EH_FRAME_UNKNOWN_SIZE ((uint64_t)1 << 32)
+
+struct uw_cfi_entry {
+	uint64_t body;		/* offset after the CIE id / pointer field */
+	uint64_t end;		/* offset after the entry */
+	uint64_t cie_pos;	/* FDE: offset of its CIE */
+	int is_cie;
+	int is_end;		/* zero terminator */
+};
+
+static int uw_cfi_is_debug_frame(const struct uw_cursor *c,
+				 const struct uw_section *sec)
+{
+	return sec == &c->ws.tables.debug_frame;
+}
+
+static int uw_cfi_entry(struct uw_cursor *c, const struct uw_section *sec,
+			uint64_t pos, struct uw_cfi_entry *e)
+{
+	struct uw_reader r;
+	uint64_t len, id, id_pos;
+	uint32_t id_size = 4;
+
+	uw_reader_init(&r, c, sec, pos, sec->size);
+	e->is_end = 0;
+	if (uw_rd_uint(&r, 4, &len) < 0)
+		return -1;
+	if (len == 0) {
+		e->is_end = 1;
+		e->end = r.pos;
+		return 0;
+	}
+	if (len == 0xffffffff) {
+		if (uw_rd_uint(&r, 8, &len) < 0)
+			return -1;
+		id_size = 8;
+	} else if (len >= 0xfffffff0) {
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+	}
+	if (len > sec->size - r.pos || len < id_size)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+	e->end = r.pos + len;
+	id_pos = r.pos;
+	if (uw_rd_uint(&r, id_size, &id) < 0)
+		return -1;
+	e->body = r.pos;
+	if (uw_cfi_is_debug_frame(c, sec)) {
+		e->is_cie = id == (id_size == 8 ? ~(uint64_t)0 : 0xffffffff);
+		e->cie_pos = id;
+	} else {
+		e->is_cie = id == 0;
+		if (id > id_pos)
+			return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+		e->cie_pos = id_pos - id;
+	}
+	if (!e->is_cie && e->cie_pos >= sec->size)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+	return 0;
+}
+
+/* Skip an encoded pointer without interpreting it (personality, LSDA):
+ * no base is needed and nothing is dereferenced. */
+static int uw_cfi_skip_encoded(struct uw_reader *r, uint8_t enc)
+{
+	uint64_t dummy;
+	int size;
+
+	if ((enc & UW_PE_APPL) == UW_PE_ALIGNED) {
+		uint64_t field = r->sec->addr + r->pos;
+
+		if (uw_rd_skip(r, (0 - field) & (uint64_t)(r->addr_size - 1)) < 0)
+			return -1;
+	}
+	size = uw_encoded_size(enc, r->addr_size);
+	if (size < 0)
+		return uw_fail(r->c, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
+	if (size == 0)
+		return uw_rd_uleb(r, &dummy);
+	return uw_rd_skip(r, (uint64_t)size);
+}
+
+/* Parse the CIE at pos into c->ws.cie (cached: scans meet the same CIE for
+ * many FDEs). */
+static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
+			    uint64_t pos)
+{
+	struct uw_cie *cie = &c->ws.cie;
+	struct uw_cfi_entry e;
+	struct uw_reader r;
+	char aug[UW_MAX_AUG_CHARS + 1];
+	uint64_t v, aug_end;
+	uint8_t b;
+	int i, n;
+
+	if (c->ws.sec == sec && cie->pos == pos && cie->insn_end != 0)
+		return 0;
+	c->ws.sec = NULL;		/* invalid until fully parsed */
+	if (uw_cfi_entry(c, sec, pos, &e) < 0)
+		return -1;
+	if (e.is_end || !e.is_cie)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+	*cie = (struct uw_cie){ 0 };
+	cie->pos = pos;
+	cie->is_debug_frame = (uint8_t)uw_cfi_is_debug_frame(c, sec);
+	cie->addr_size = c->ad->addr_size;
+	uw_reader_init(&r, c, sec, e.body, e.end);
+
+	if (uw_rd_u8(&r, &cie->version) < 0)
+		return -1;
+	if (cie->version != 1 && cie->version != 3 && cie->version != 4)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+
+	/* Augmentation string, NUL-terminated, at most UW_MAX_AUG_CHARS. */
+	for (n = 0; ; n++) {
+		if (uw_rd_u8(&r, &b) < 0)
+			return -1;
+		if (b == 0)
+			break;
+		if (n == UW_MAX_AUG_CHARS)
+			return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+		aug[n] = (char)b;
+	}
+	aug[n] = 0;
+
+	/* Very old GCC: "eh" is followed by an address-sized pointer. */
+	if (n >= 2 && aug[0] == 'e' && aug[1] == 'h') {
+		if (uw_rd_skip(&r, cie->addr_size) < 0)
+			return -1;
+	}
+	if (cie->version >= 4) {
+		if (uw_rd_u8(&r, &cie->addr_size) < 0 ||
+		    uw_rd_u8(&r, &cie->seg_size) < 0)
+			return -1;
+		if ((cie->addr_size != 4 && cie->addr_size != 8) ||
+		    cie->seg_size > 8)
+			return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+		r.addr_size = cie->addr_size;
+	}
+	if (uw_rd_uleb(&r, &cie->code_align) < 0 ||
+	    uw_rd_sleb(&r, &cie->data_align) < 0)
+		return -1;
+	if (cie->version == 1) {
+		if (uw_rd_u8(&r, &b) < 0)
+			return -1;
+		cie->ra_reg = b;
+	} else {
+		if (uw_rd_uleb(&r, &v) < 0)
+			return -1;
+		if (v >= UW_NREGS)
+			return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+		cie->ra_reg = (uint32_t)v;
+	}
+	if (cie->ra_reg >= UW_NREGS)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+
+	cie->fde_enc = UW_PE_ABSPTR;
+	cie->lsda_enc = UW_PE_OMIT;
+	if (aug[0] == 'z') {
+		cie->has_z = 1;
+		if (uw_rd_uleb(&r, &v) < 0)
+			return -1;
+		if (v > r.end - r.pos)
+			return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+		aug_end = r.pos + v;
+		/* bound: n <= UW_MAX_AUG_CHARS */
+		for (i = 1; i < n; i++) {
+			if (aug[i] == 'L') {
+				if (uw_rd_u8(&r, &cie->lsda_enc) < 0)
+					return -1;
+			} else if (aug[i] == 'R') {
+				if (uw_rd_u8(&r, &cie->fde_enc) < 0)
+					return -1;
+			} else if (aug[i] == 'P') {
+				if (uw_rd_u8(&r, &b) < 0 ||
+				    uw_cfi_skip_encoded(&r, b) < 0)
+					return -1;
+			} else if (aug[i] == 'S') {
+				cie->signal = 1;
+			} else {
+				/* Unknown ('B', 'G', ...): its data, if any,
+				 * is covered by the length; stop here. */
+				break;
+			}
+			if (r.pos > aug_end)
+				return uw_fail(c, UW_STOP_BAD_CFI,
+					       sec->addr + pos);
+		}
+		r.pos = aug_end;
+	} else if (n != 0 && !(aug[0] == 'e' && aug[1] == 'h' && n == 2)) {
+		/* Without 'z' unknown augmentation data cannot be skipped. */
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+	}
+	if (uw_encoded_size(cie->fde_enc, cie->addr_size) < 0 ||
+	    cie->fde_enc == UW_PE_OMIT)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+
+	cie->insn_pos = r.pos;
+	cie->insn_end = e.end;
+	c->ws.sec = sec;
+	return 0;
+}
+
+/* Parse the FDE entry e at pos (and its CIE) into c->ws.fde / c->ws.cie. */
+static int uw_cfi_parse_fde(struct uw_cursor *c, const struct uw_section *sec,
+			    uint64_t pos, const struct uw_cfi_entry *e)
+{
+	struct uw_fde *fde = &c->ws.fde;
+	struct uw_reader r;
+	uint64_t range, len;
+
+	if (uw_cfi_parse_cie(c, sec, e->cie_pos) < 0)
+		return -1;
+	uw_reader_init(&r, c, sec, e->body, e->end);
+	r.addr_size = c->ws.cie.addr_size;
+	r.datarel_base = c->ws.tables.data_base;
+	if (uw_rd_skip(&r, c->ws.cie.seg_size) < 0)
+		return -1;
+	fde->pos = pos;
+	if (uw_rd_encoded(&r, c->ws.cie.fde_enc, &fde->pc_begin) < 0)
+		return -1;
+	/* The range is a plain number in the same format. */
+	if (uw_rd_encoded(&r, c->ws.cie.fde_enc & UW_PE_FORMAT, &range) < 0)
+		return -1;
+	fde->pc_end = (fde->pc_begin + range) & c->ad->addr_mask;
+	if (fde->pc_end < fde->pc_begin)	/* wraps: clamp */
+		fde->pc_end = c->ad->addr_mask;
+	if (c->ws.cie.has_z) {
+		if (uw_rd_uleb(&r, &len) < 0 || uw_rd_skip(&r, len) < 0)
+			return -1;
+	}
+	fde->insn_pos = r.pos;
+	fde->insn_end = e->end;
+	return 0;
+}
+
+static int uw_cfi_fde_covers(const struct uw_cursor *c, uint64_t pc)
+{
+	return pc >= c->ws.fde.pc_begin && pc < c->ws.fde.pc_end;
+}
+
+/* Linear scan.  1 = found, 0 = not found, -1 = stopped. */
+static int uw_cfi_scan(struct uw_cursor *c, const struct uw_section *sec,
+		       uint64_t pc)
+{
+	struct uw_cfi_entry e;
+	uint64_t pos = 0;
+	uint32_t n;
+
+	for (n = 0; n < UW_MAX_SCAN_ENTRIES; n++) {
+		c->work++;
+		/* Fewer bytes than a length field: trailing padding. */
+		if (sec->size - pos < 4)
+			return 0;
+		if (uw_cfi_entry(c, sec, pos, &e) < 0)
+			return -1;
+		if (e.is_end)
+			return 0;
+		if (!e.is_cie) {
+			if (uw_cfi_parse_fde(c, sec, pos, &e) < 0)
+				return -1;
+			if (uw_cfi_fde_covers(c, pc))
+				return 1;
+		}
+		pos = e.end;
+	}
+	return 0;
+}
+
+/* Binary search in .eh_frame_hdr (LSB Core, ".eh_frame_hdr"):
+ *     u8 version (1), u8 eh_frame_ptr_enc, u8 fde_count_enc, u8 table_enc,
+ *     eh_frame_ptr, fde_count, then fde_count sorted pairs
+ *     (initial_location, fde_address), datarel = relative to the header.
+ * 1 = found (FDE parsed), 0 = not covered, 2 = table unusable, -1 = stop. */
+static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc)
+{
+	struct uw_tables *t = &c->ws.tables;
+	const struct uw_section *hdr = &t->eh_frame_hdr;
+	struct uw_cfi_entry e;
+	struct uw_reader r;
+	uint8_t version, ptr_enc, count_enc, table_enc;
+	uint64_t eh_frame_ptr, count, lo, hi, mid, loc, fde_addr, table_pos;
+	int esize;
+	uint32_t probes;
+
+	uw_reader_init(&r, c, hdr, 0, hdr->size);
+	r.datarel_base = hdr->addr;
+	if (uw_rd_u8(&r, &version) < 0 || uw_rd_u8(&r, &ptr_enc) < 0 ||
+	    uw_rd_u8(&r, &count_enc) < 0 || uw_rd_u8(&r, &table_enc) < 0)
+		return -1;
+	if (version != 1 || ptr_enc == UW_PE_OMIT)
+		return 2;
+	if (uw_rd_encoded(&r, ptr_enc, &eh_frame_ptr) < 0)
+		return -1;
+	if (t->eh_frame.size == 0) {
+		t->eh_frame.data = NULL;
+		t->eh_frame.addr = eh_frame_ptr;
+		t->eh_frame.size = UW_EH_FRAME_UNKNOWN_SIZE;
+	}
+	if (count_enc == UW_PE_OMIT || table_enc == UW_PE_OMIT ||
+	    (table_enc & UW_PE_INDIRECT) ||
+	    (table_enc & UW_PE_APPL) == UW_PE_ALIGNED)
+		return 2;
+	esize = uw_encoded_size(table_enc, c->ad->addr_size);
+	if (esize <= 0)
+		return 2;		/* LEB128 entries: cannot index */
+	if (uw_rd_encoded(&r, count_enc, &count) < 0)
+		return -1;
+	table_pos = r.pos;
+	if (count > (hdr->size - table_pos) / (uint64_t)(2 * esize))
+		return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
+
+	/* Find the last entry with initial_location <= pc. */
+	lo = 0;
+	hi = count;
+	for (probes = 0; lo < hi; probes++) {
+		if (probes == UW_MAX_HDR_PROBES)	/* unsorted/hostile */
+			return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
+		c->work++;
+		mid = lo + (hi - lo) / 2;
+		r.pos = table_pos + mid * (uint64_t)(2 * esize);
+		if (uw_rd_encoded(&r, table_enc, &loc) < 0)
+			return -1;
+		if (loc <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	r.pos = table_pos + (lo - 1) * (uint64_t)(2 * esize) + (uint64_t)esize;
+	if (uw_rd_encoded(&r, table_enc, &fde_addr) < 0)
+		return -1;
+	if (fde_addr < t->eh_frame.addr ||
+	    fde_addr - t->eh_frame.addr >= t->eh_frame.size)
+		return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
+	fde_addr -= t->eh_frame.addr;
+	if (uw_cfi_entry(c, &t->eh_frame, fde_addr, &e) < 0)
+		return -1;
+	if (e.is_end || e.is_cie)
+		return uw_fail(c, UW_STOP_BAD_CFI, t->eh_frame.addr + fde_addr);
+	if (uw_cfi_parse_fde(c, &t->eh_frame, fde_addr, &e) < 0)
+		return -1;
+	return uw_cfi_fde_covers(c, pc) ? 1 : 0;
+}
+
+UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc)
+{
+	struct uw_tables *t = &c->ws.tables;
+	int rc = 2;
+
+	if (t->eh_frame_hdr.size != 0)
+		rc = uw_cfi_search_hdr(c, pc);
+	if (rc == 2 && t->eh_frame.size != 0)
+		rc = uw_cfi_scan(c, &t->eh_frame, pc);
+	if (rc != 1 && rc >= 0 && t->debug_frame.size != 0)
+		rc = uw_cfi_scan(c, &t->debug_frame, pc);
+	if (rc < 0)
+		return -1;
+	if (rc != 1)
+		return uw_fail(c, UW_STOP_NO_UNWIND_DATA, pc);
+	if (c->ops->trace)
+		c->ops->trace(c->host, UW_TR_FDE, c->ws.fde.pc_begin,
+			      c->ws.fde.pc_end);
+	return 0;
+}

@@ -1,0 +1,338 @@
+/* DWARF expression evaluation (DWARF 5, 2.5) for CFI rules.
+ *
+ * A plain stack machine over address-sized values: on i386 every result is
+ * wrapped to 32 bits and signed operations see 32-bit signed values.  Ops
+ * that need a DIE context, typed stack entries, pieces or implicit values
+ * have no meaning in a CFA/register rule and stop with UW_STOP_BAD_CFI.
+ *
+ * Bounds: at most UW_MAX_EXPR_OPS operations (this bounds loops built with
+ * DW_OP_bra / DW_OP_skip), at most UW_MAX_EXPR_STACK entries, every operand
+ * read through the bounded reader, every branch target checked to lie in
+ * the block.
+ */
+#include "uw_internal.h"
+
+#define UW_OP_addr		0x03
+#define UW_OP_deref		0x06
+#define UW_OP_const1u		0x08
+#define UW_OP_const1s		0x09
+#define UW_OP_const2u		0x0a
+#define UW_OP_const2s		0x0b
+#define UW_OP_const4u		0x0c
+#define UW_OP_const4s		0x0d
+#define UW_OP_const8u		0x0e
+#define UW_OP_const8s		0x0f
+#define UW_OP_constu		0x10
+#define UW_OP_consts		0x11
+#define UW_OP_dup		0x12
+#define UW_OP_drop		0x13
+#define UW_OP_over		0x14
+#define UW_OP_pick		0x15
+#define UW_OP_swap		0x16
+#define UW_OP_rot		0x17
+#define UW_OP_abs		0x19
+#define UW_OP_and		0x1a
+#define UW_OP_div		0x1b
+#define UW_OP_minus		0x1c
+#define UW_OP_mod		0x1d
+#define UW_OP_mul		0x1e
+#define UW_OP_neg		0x1f
+#define UW_OP_not		0x20
+#define UW_OP_or		0x21
+#define UW_OP_plus		0x22
+#define UW_OP_plus_uconst	0x23
+#define UW_OP_shl		0x24
+#define UW_OP_shr		0x25
+#define UW_OP_shra		0x26
+#define UW_OP_xor		0x27
+#define UW_OP_bra		0x28
+#define UW_OP_eq		0x29
+#define UW_OP_ge		0x2a
+#define UW_OP_gt		0x2b
+#define UW_OP_le		0x2c
+#define UW_OP_lt		0x2d
+#define UW_OP_ne		0x2e
+#define UW_OP_skip		0x2f
+#define UW_OP_lit0		0x30	/* .. lit31 0x4f */
+#define UW_OP_reg0		0x50	/* .. reg31 0x6f */
+#define UW_OP_breg0		0x70	/* .. breg31 0x8f */
+#define UW_OP_regx		0x90
+#define UW_OP_bregx		0x92
+#define UW_OP_deref_size	0x94
+#define UW_OP_nop		0x96
+#define UW_OP_call_frame_cfa	0x9c
+
+struct uw_expr {
+	struct uw_cursor *c;
+	struct uw_reader r;
+	const struct uw_regs *regs;
+	uint64_t *stack;	/* c->ws.stack */
+	uint32_t sp;		/* entries in use */
+	uint64_t mask;		/* address width */
+	uint32_t bits;		/* 32 or 64 */
+	uint64_t start;		/* section offset of the block */
+	uint64_t at;		/* link-time address of the current op */
+};
+
+static int uw_expr_push(struct uw_expr *e, uint64_t v)
+{
+	if (e->sp == UW_MAX_EXPR_STACK)
+		return uw_fail(e->c, UW_STOP_BAD_CFI, e->at);
+	e->stack[e->sp++] = v & e->mask;
+	return 0;
+}
+
+static int uw_expr_pop(struct uw_expr *e, uint64_t *v)
+{
+	if (e->sp == 0)
+		return uw_fail(e->c, UW_STOP_BAD_CFI, e->at);
+	*v = e->stack[--e->sp];
+	return 0;
+}
+
+/* Signed view of an address-sized value. */
+static int64_t uw_expr_signed(const struct uw_expr *e, uint64_t v)
+{
+	return (int64_t)uw_sign_extend(v, e->bits / 8);
+}
+
+static int uw_expr_reg(struct uw_expr *e, uint64_t reg, int64_t offset)
+{
+	if (reg >= UW_NREGS || !(e->regs->defined & UW_REG_BIT(reg)))
+		return uw_fail(e->c, UW_STOP_REG_UNDEFINED, reg);
+	return uw_expr_push(e, e->regs->val[reg] + (uint64_t)offset);
+}
+
+/* Binary operators: pops b (top) then a, pushes a OP b. */
+static int uw_expr_binary(struct uw_expr *e, uint8_t op)
+{
+	uint64_t a = 0, b = 0, r;
+	int64_t sa, sb;
+
+	if (uw_expr_pop(e, &b) < 0 || uw_expr_pop(e, &a) < 0)
+		return -1;
+	sa = uw_expr_signed(e, a);
+	sb = uw_expr_signed(e, b);
+	switch (op) {
+	case UW_OP_and:   r = a & b; break;
+	case UW_OP_or:    r = a | b; break;
+	case UW_OP_xor:   r = a ^ b; break;
+	case UW_OP_plus:  r = a + b; break;
+	case UW_OP_minus: r = a - b; break;
+	case UW_OP_mul:   r = a * b; break;
+	case UW_OP_div:
+		/* Signed; b == -1 handled apart: MIN / -1 overflows. */
+		if (b == 0)
+			return uw_fail(e->c, UW_STOP_BAD_CFI, e->at);
+		r = sb == -1 ? 0 - a : (uint64_t)(sa / sb);
+		break;
+	case UW_OP_mod:
+		if (b == 0)
+			return uw_fail(e->c, UW_STOP_BAD_CFI, e->at);
+		r = a % b;
+		break;
+	case UW_OP_shl:   r = b >= e->bits ? 0 : a << b; break;
+	case UW_OP_shr:   r = b >= e->bits ? 0 : a >> b; break;
+	case UW_OP_shra:
+		if (b >= e->bits)
+			r = sa < 0 ? ~(uint64_t)0 : 0;
+		else	/* arithmetic shift without relying on >> of negatives */
+			r = sa < 0 ? ~(~(uint64_t)sa >> b) : (uint64_t)sa >> b;
+		break;
+	case UW_OP_eq:    r = sa == sb; break;
+	case UW_OP_ge:    r = sa >= sb; break;
+	case UW_OP_gt:    r = sa > sb; break;
+	case UW_OP_le:    r = sa <= sb; break;
+	case UW_OP_lt:    r = sa < sb; break;
+	case UW_OP_ne:    r = sa != sb; break;
+	default:
+		return uw_fail(e->c, UW_STOP_BAD_CFI, e->at);
+	}
+	return uw_expr_push(e, r);
+}
+
+/* Relative branch: the target must lie within the block. */
+static int uw_expr_jump(struct uw_expr *e, int16_t delta)
+{
+	uint64_t target = e->r.pos + (uint64_t)(int64_t)delta;
+
+	if (target < e->start || target > e->r.end)
+		return uw_fail(e->c, UW_STOP_BAD_CFI, e->at);
+	e->r.pos = target;
+	return 0;
+}
+
+/* One operation at e->r.pos. */
+static int uw_expr_op(struct uw_expr *e, uint64_t cfa, int have_cfa)
+{
+	struct uw_cursor *c = e->c;
+	uint64_t a = 0, b = 0, t, u = 0;
+	int64_t s;
+	uint8_t op, n8;
+
+	e->at = e->r.sec->addr + e->r.pos;
+	if (uw_rd_u8(&e->r, &op) < 0)
+		return -1;
+
+	if (op >= UW_OP_lit0 && op <= UW_OP_lit0 + 31)
+		return uw_expr_push(e, op - UW_OP_lit0);
+	if (op >= UW_OP_reg0 && op <= UW_OP_reg0 + 31)
+		return uw_expr_reg(e, op - UW_OP_reg0, 0);
+	if (op >= UW_OP_breg0 && op <= UW_OP_breg0 + 31) {
+		if (uw_rd_sleb(&e->r, &s) < 0)
+			return -1;
+		return uw_expr_reg(e, op - UW_OP_breg0, s);
+	}
+
+	switch (op) {
+	case UW_OP_addr:
+		/* A link-time address in the module: relocate by bias. */
+		if (uw_rd_uint(&e->r, e->r.addr_size, &u) < 0)
+			return -1;
+		return uw_expr_push(e, u + c->ws.tables.bias);
+	case UW_OP_const1u: case UW_OP_const1s:
+	case UW_OP_const2u: case UW_OP_const2s:
+	case UW_OP_const4u: case UW_OP_const4s:
+	case UW_OP_const8u: case UW_OP_const8s:
+		n8 = (uint8_t)(1u << ((op - UW_OP_const1u) / 2));
+		if (uw_rd_uint(&e->r, n8, &u) < 0)
+			return -1;
+		if ((op - UW_OP_const1u) & 1)
+			u = uw_sign_extend(u, n8);
+		return uw_expr_push(e, u);
+	case UW_OP_constu:
+	case UW_OP_plus_uconst:
+		if (uw_rd_uleb(&e->r, &u) < 0)
+			return -1;
+		if (op == UW_OP_constu)
+			return uw_expr_push(e, u);
+		if (uw_expr_pop(e, &a) < 0)
+			return -1;
+		return uw_expr_push(e, a + u);
+	case UW_OP_consts:
+		if (uw_rd_sleb(&e->r, &s) < 0)
+			return -1;
+		return uw_expr_push(e, (uint64_t)s);
+	case UW_OP_dup:
+	case UW_OP_over:
+	case UW_OP_pick:
+		if (op == UW_OP_pick) {
+			if (uw_rd_u8(&e->r, &n8) < 0)
+				return -1;
+		} else {
+			n8 = op == UW_OP_dup ? 0 : 1;
+		}
+		if (n8 >= e->sp)
+			return uw_fail(c, UW_STOP_BAD_CFI, e->at);
+		return uw_expr_push(e, e->stack[e->sp - 1 - n8]);
+	case UW_OP_drop:
+		return uw_expr_pop(e, &a);
+	case UW_OP_swap:
+		if (e->sp < 2)
+			return uw_fail(c, UW_STOP_BAD_CFI, e->at);
+		t = e->stack[e->sp - 1];
+		e->stack[e->sp - 1] = e->stack[e->sp - 2];
+		e->stack[e->sp - 2] = t;
+		return 0;
+	case UW_OP_rot:
+		/* top three: (c b a) with a on top becomes (a c b) */
+		if (e->sp < 3)
+			return uw_fail(c, UW_STOP_BAD_CFI, e->at);
+		t = e->stack[e->sp - 1];
+		e->stack[e->sp - 1] = e->stack[e->sp - 2];
+		e->stack[e->sp - 2] = e->stack[e->sp - 3];
+		e->stack[e->sp - 3] = t;
+		return 0;
+	case UW_OP_deref:
+	case UW_OP_deref_size:
+		n8 = e->r.addr_size;
+		if (op == UW_OP_deref_size) {
+			if (uw_rd_u8(&e->r, &n8) < 0)
+				return -1;
+			if (n8 == 0 || n8 > e->r.addr_size)
+				return uw_fail(c, UW_STOP_BAD_CFI, e->at);
+		}
+		if (uw_expr_pop(e, &a) < 0 ||
+		    uw_read_target(c, a, n8, &u) < 0)
+			return -1;
+		return uw_expr_push(e, u);
+	case UW_OP_abs:
+	case UW_OP_neg:
+	case UW_OP_not:
+		if (uw_expr_pop(e, &a) < 0)
+			return -1;
+		if (op == UW_OP_not)
+			return uw_expr_push(e, ~a);
+		if (op == UW_OP_neg || uw_expr_signed(e, a) < 0)
+			return uw_expr_push(e, 0 - a);
+		return uw_expr_push(e, a);
+	case UW_OP_and: case UW_OP_div: case UW_OP_minus: case UW_OP_mod:
+	case UW_OP_mul: case UW_OP_or: case UW_OP_plus: case UW_OP_shl:
+	case UW_OP_shr: case UW_OP_shra: case UW_OP_xor:
+	case UW_OP_eq: case UW_OP_ge: case UW_OP_gt: case UW_OP_le:
+	case UW_OP_lt: case UW_OP_ne:
+		return uw_expr_binary(e, op);
+	case UW_OP_skip:
+	case UW_OP_bra:
+		if (uw_rd_uint(&e->r, 2, &u) < 0)
+			return -1;
+		if (op == UW_OP_bra) {
+			if (uw_expr_pop(e, &b) < 0)
+				return -1;
+			if (b == 0)
+				return 0;
+		}
+		return uw_expr_jump(e, (int16_t)(uint16_t)u);
+	case UW_OP_regx:
+		if (uw_rd_uleb(&e->r, &u) < 0)
+			return -1;
+		return uw_expr_reg(e, u, 0);
+	case UW_OP_bregx:
+		if (uw_rd_uleb(&e->r, &u) < 0 || uw_rd_sleb(&e->r, &s) < 0)
+			return -1;
+		return uw_expr_reg(e, u, s);
+	case UW_OP_nop:
+		return 0;
+	case UW_OP_call_frame_cfa:
+		if (!have_cfa)
+			return uw_fail(c, UW_STOP_BAD_CFI, e->at);
+		return uw_expr_push(e, cfa);
+	default:
+		/* xderef*, fbreg, piece, call*, push_object_address,
+		 * form_tls_address, implicit/stack value, typed and GNU ops:
+		 * meaningless without a DIE context or a location. */
+		return uw_fail(c, UW_STOP_BAD_CFI, e->at);
+	}
+}
+
+UW_INTERNAL int uw_expr_eval(struct uw_cursor *c, const struct uw_block *b,
+			     const struct uw_regs *regs, int have_cfa,
+			     uint64_t cfa, int push_cfa, uint64_t *result)
+{
+	struct uw_expr e;
+	uint32_t ops;
+
+	if (b->len > c->ws.sec->size || b->pos > c->ws.sec->size - b->len)
+		return uw_fail(c, UW_STOP_BAD_CFI, c->ws.sec->addr + b->pos);
+	e.c = c;
+	e.regs = regs;
+	e.stack = c->ws.stack;
+	e.sp = 0;
+	e.mask = c->ad->addr_mask;
+	e.bits = c->ad->addr_size * 8;
+	e.at = c->ws.sec->addr + b->pos;
+	e.start = b->pos;
+	uw_reader_init(&e.r, c, c->ws.sec, b->pos, b->pos + b->len);
+	e.r.addr_size = c->ad->addr_size;
+	if (push_cfa && uw_expr_push(&e, cfa) < 0)
+		return -1;
+	/* bound: UW_MAX_EXPR_OPS operations, including branches */
+	for (ops = 0; e.r.pos < e.r.end; ops++) {
+		if (ops == UW_MAX_EXPR_OPS)
+			return uw_fail(c, UW_STOP_BAD_CFI, e.at);
+		c->work++;
+		if (uw_expr_op(&e, cfa, have_cfa) < 0)
+			return -1;
+	}
+	return uw_expr_pop(&e, result);
+}

@@ -1,0 +1,272 @@
+/* Reading for the unwinder core: CFI section bytes (local or in the
+ * target), LEB128 numbers, DW_EH_PE encoded pointers and target words.
+ *
+ * Every read is bounds-checked against the reader's end (which is within
+ * its section) before any byte is touched; a read past it is malformed CFI
+ * (UW_STOP_BAD_CFI at the link-time address), a failed host read is
+ * UW_STOP_MEMORY_UNREADABLE at the runtime address.
+ */
+#include "uw_internal.h"
+
+UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size)
+{
+	uint32_t bits = size * 8;
+
+	if (bits == 0 || bits >= 64)
+		return v;
+	if (v & ((uint64_t)1 << (bits - 1)))
+		return v | (~(uint64_t)0 << bits);
+	return v & ~(~(uint64_t)0 << bits);
+}
+
+static uint64_t uw_mem_le(const uint8_t *b, uint32_t size)
+{
+	uint64_t v = 0;
+	uint32_t i;
+
+	for (i = size; i > 0; i--)	/* bound: size <= 8 */
+		v = (v << 8) | b[i - 1];
+	return v;
+}
+
+UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
+			       uint32_t size, uint64_t *v)
+{
+	uint8_t buf[8];
+
+	if (size == 0 || size > 8)
+		return uw_fail(c, UW_STOP_BAD_CFI, addr);
+	if (c->ops->read_mem(c->host, addr, buf, size) < 0)
+		return uw_fail(c, UW_STOP_MEMORY_UNREADABLE, addr);
+	*v = uw_mem_le(buf, size);
+	return 0;
+}
+
+UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
+				const struct uw_section *sec,
+				uint64_t pos, uint64_t end)
+{
+	r->c = c;
+	r->sec = sec;
+	r->end = end < sec->size ? end : sec->size;
+	r->pos = pos < r->end ? pos : r->end;
+	r->datarel_base = 0;
+	r->func_base = 0;
+	r->addr_size = c->ad->addr_size;
+}
+
+/* Fill the cache window so that it holds [addr, addr + n); the window is
+ * at most sizeof cache and never extends past the section (avail bytes). */
+static int uw_mem_fill(struct uw_cursor *c, uint64_t addr, uint32_t n,
+		       uint64_t avail)
+{
+	uint32_t len = sizeof(c->ws.cache);
+
+	if (avail < len)
+		len = (uint32_t)avail;
+	if (c->ops->read_mem(c->host, addr, c->ws.cache, len) < 0) {
+		/* The window may cross into an unmapped page: retry exact. */
+		len = n;
+		if (c->ops->read_mem(c->host, addr, c->ws.cache, len) < 0) {
+			c->ws.cache_len = 0;
+			return uw_fail(c, UW_STOP_MEMORY_UNREADABLE, addr);
+		}
+	}
+	c->ws.cache_addr = addr;
+	c->ws.cache_len = len;
+	return 0;
+}
+
+UW_INTERNAL int uw_rd_bytes(struct uw_reader *r, uint8_t *buf, uint32_t n)
+{
+	struct uw_cursor *c = r->c;
+	const struct uw_section *sec = r->sec;
+	uint64_t addr, off;
+	uint32_t i;
+
+	if (n > r->end - r->pos)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + r->pos);
+	if (n > sizeof(c->ws.cache))
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + r->pos);
+	if (sec->data) {
+		for (i = 0; i < n; i++)		/* bound: n <= 64 */
+			buf[i] = sec->data[r->pos + i];
+		r->pos += n;
+		return 0;
+	}
+	addr = (sec->addr + c->ws.tables.bias + r->pos) & c->ad->addr_mask;
+	off = addr - c->ws.cache_addr;
+	if (c->ws.cache_len == 0 || addr < c->ws.cache_addr ||
+	    off + n > c->ws.cache_len) {
+		if (uw_mem_fill(c, addr, n, sec->size - r->pos) < 0)
+			return -1;
+		off = 0;
+	}
+	for (i = 0; i < n; i++)			/* bound: n <= 64 */
+		buf[i] = c->ws.cache[off + i];
+	r->pos += n;
+	return 0;
+}
+
+UW_INTERNAL int uw_rd_u8(struct uw_reader *r, uint8_t *v)
+{
+	return uw_rd_bytes(r, v, 1);
+}
+
+UW_INTERNAL int uw_rd_uint(struct uw_reader *r, uint32_t size, uint64_t *v)
+{
+	uint8_t buf[8];
+
+	if (size == 0 || size > 8)
+		return uw_fail(r->c, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
+	if (uw_rd_bytes(r, buf, size) < 0)
+		return -1;
+	*v = uw_mem_le(buf, size);
+	return 0;
+}
+
+UW_INTERNAL int uw_rd_skip(struct uw_reader *r, uint64_t n)
+{
+	if (n > r->end - r->pos)
+		return uw_fail(r->c, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
+	r->pos += n;
+	return 0;
+}
+
+/* LEB128: at most 10 bytes (ceil(64 / 7)); a longer number is malformed. */
+static int uw_mem_leb(struct uw_reader *r, uint64_t *v, int is_signed)
+{
+	uint64_t result = 0;
+	uint32_t shift = 0;
+	uint8_t byte = 0x80;
+	int i;
+
+	for (i = 0; i < 10 && (byte & 0x80); i++) {
+		if (uw_rd_u8(r, &byte) < 0)
+			return -1;
+		if (shift < 64)
+			result |= (uint64_t)(byte & 0x7f) << shift;
+		shift += 7;
+	}
+	if (byte & 0x80)
+		return uw_fail(r->c, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
+	if (is_signed && shift < 64 && (byte & 0x40))
+		result |= ~(uint64_t)0 << shift;
+	*v = result;
+	return 0;
+}
+
+UW_INTERNAL int uw_rd_uleb(struct uw_reader *r, uint64_t *v)
+{
+	return uw_mem_leb(r, v, 0);
+}
+
+UW_INTERNAL int uw_rd_sleb(struct uw_reader *r, int64_t *v)
+{
+	uint64_t u;
+
+	if (uw_mem_leb(r, &u, 1) < 0)
+		return -1;
+	*v = (int64_t)u;
+	return 0;
+}
+
+/* Size in bytes of a fixed-size encoding; 0 for LEB128; -1 if invalid. */
+UW_INTERNAL int uw_encoded_size(uint8_t enc, uint8_t addr_size)
+{
+	switch (enc & UW_PE_FORMAT) {
+	case UW_PE_ABSPTR:
+	case UW_PE_SIGNED:
+		return addr_size;
+	case UW_PE_UDATA2:
+	case UW_PE_SDATA2:
+		return 2;
+	case UW_PE_UDATA4:
+	case UW_PE_SDATA4:
+		return 4;
+	case UW_PE_UDATA8:
+	case UW_PE_SDATA8:
+		return 8;
+	case UW_PE_ULEB128:
+	case UW_PE_SLEB128:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Decode a DW_EH_PE pointer.  The result is a link-time address (or plain
+ * number), wrapped to the address width.  pcrel is relative to the
+ * link-time address of the encoded field itself. */
+UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
+{
+	struct uw_cursor *c = r->c;
+	uint64_t field = r->sec->addr + r->pos;
+	uint64_t base, raw = 0;
+	int size;
+
+	if (enc == UW_PE_OMIT)
+		return uw_fail(c, UW_STOP_BAD_CFI, field);
+	switch (enc & UW_PE_APPL) {
+	case 0:
+		base = 0;
+		break;
+	case UW_PE_PCREL:
+		base = field;
+		break;
+	case UW_PE_TEXTREL:
+		base = c->ws.tables.text_base;
+		if (base == 0)
+			return uw_fail(c, UW_STOP_BAD_CFI, field);
+		break;
+	case UW_PE_DATAREL:
+		base = r->datarel_base;
+		if (base == 0)
+			return uw_fail(c, UW_STOP_BAD_CFI, field);
+		break;
+	case UW_PE_FUNCREL:
+		base = r->func_base;
+		break;
+	case UW_PE_ALIGNED:
+		/* Aligned to the address size in the link-time space. */
+		base = (0 - field) & (uint64_t)(r->addr_size - 1);
+		if (uw_rd_skip(r, base) < 0)
+			return -1;
+		base = 0;
+		break;
+	default:
+		return uw_fail(c, UW_STOP_BAD_CFI, field);
+	}
+
+	size = uw_encoded_size(enc, r->addr_size);
+	if (size < 0)
+		return uw_fail(c, UW_STOP_BAD_CFI, field);
+	if (size == 0) {
+		if ((enc & UW_PE_FORMAT) == UW_PE_SLEB128) {
+			int64_t s;
+
+			if (uw_rd_sleb(r, &s) < 0)
+				return -1;
+			raw = (uint64_t)s;
+		} else if (uw_rd_uleb(r, &raw) < 0) {
+			return -1;
+		}
+	} else {
+		if (uw_rd_uint(r, (uint32_t)size, &raw) < 0)
+			return -1;
+		if (enc & UW_PE_SIGNED)	/* SIGNED, SDATA2/4/8 */
+			raw = uw_sign_extend(raw, (uint32_t)size);
+	}
+	*v = (base + raw) & c->ad->addr_mask;
+
+	if (enc & UW_PE_INDIRECT) {
+		/* The field holds the address of the pointer (in the target,
+		 * relocated), so read it there and go back to link-time. */
+		uint64_t runtime = (*v + c->ws.tables.bias) & c->ad->addr_mask;
+
+		if (uw_read_target(c, runtime, r->addr_size, &raw) < 0)
+			return -1;
+		*v = (raw - c->ws.tables.bias) & c->ad->addr_mask;
+	}
+	return 0;
+}

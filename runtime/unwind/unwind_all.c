@@ -1,0 +1,19 @@
+/* The whole unwinder core as one translation unit, for inclusion into the
+ * SystemTap runtime (or any kernel module):
+ *
+ *     #define UW_SINGLE_TU
+ *     #include "unwind/unwind_all.c"
+ *
+ * Every function then has internal linkage.  File-local names carry a
+ * per-file prefix (uw_cfi_, uw_row_, uw_expr_, uw_mem_, uw_arch_, uw_step_)
+ * so the files cannot collide when concatenated.
+ */
+#ifndef UW_SINGLE_TU
+#define UW_SINGLE_TU
+#endif
+#include "mem.c"
+#include "cfi.c"
+#include "row.c"
+#include "expr.c"
+#include "arch.c"
+#include "step.c"

@@ -1,0 +1,110 @@
+/* Declarations shared by the files of the unwinder core; not public.
+ *
+ * Responsibilities:
+ *   mem.c   - reading: section bytes (local or target), LEB128, DW_EH_PE
+ *             pointers, target words.  Every failure becomes a stop reason.
+ *   cfi.c   - finding and parsing: .eh_frame_hdr search, linear scans,
+ *             CIE/FDE decoding into struct uw_cie / uw_fde.
+ *   row.c   - executing call frame instructions into a struct uw_row.
+ *   expr.c  - the DWARF expression stack machine.
+ *   arch.c  - per-architecture facts, pt_regs import, signal trampolines.
+ *   step.c  - applying a row to registers: one frame per uw_step().
+ */
+#ifndef UW_INTERNAL_H
+#define UW_INTERNAL_H
+
+#include "unwind_core.h"
+#include "x86_64.h"
+#include "i386.h"
+
+#ifdef UW_SINGLE_TU
+#define UW_INTERNAL static __attribute__((unused))
+#else
+#define UW_INTERNAL __attribute__((visibility("hidden")))
+#endif
+
+/* DW_EH_PE pointer encodings (LSB "Linux Standard Base Core", 10.5). */
+#define UW_PE_ABSPTR	0x00
+#define UW_PE_ULEB128	0x01
+#define UW_PE_UDATA2	0x02
+#define UW_PE_UDATA4	0x03
+#define UW_PE_UDATA8	0x04
+#define UW_PE_SIGNED	0x08
+#define UW_PE_SLEB128	0x09
+#define UW_PE_SDATA2	0x0a
+#define UW_PE_SDATA4	0x0b
+#define UW_PE_SDATA8	0x0c
+#define UW_PE_FORMAT	0x0f
+#define UW_PE_PCREL	0x10
+#define UW_PE_TEXTREL	0x20
+#define UW_PE_DATAREL	0x30
+#define UW_PE_FUNCREL	0x40
+#define UW_PE_ALIGNED	0x50
+#define UW_PE_APPL	0x70
+#define UW_PE_INDIRECT	0x80
+#define UW_PE_OMIT	0xff
+
+struct uw_arch_desc {
+	enum uw_arch arch;
+	uint8_t nregs;		/* DWARF registers tracked */
+	uint8_t addr_size;
+	uint8_t ra_reg;		/* return-address column = pc */
+	uint8_t sp_reg;
+	uint8_t fp_reg;
+	uint32_t callee_saved;	/* registers that default to "same value" */
+	uint64_t addr_mask;	/* values wrap to the address width */
+};
+
+/* Bounded cursor over one CFI section, positions are section offsets. */
+struct uw_reader {
+	struct uw_cursor *c;
+	const struct uw_section *sec;
+	uint64_t pos, end;	/* end <= sec->size */
+	uint64_t datarel_base;	/* link-time base of DW_EH_PE_datarel, 0 = none */
+	uint64_t func_base;	/* link-time base of DW_EH_PE_funcrel */
+	uint8_t addr_size;	/* size of DW_EH_PE_absptr */
+};
+
+/* Record a stop; always returns -1 so callers can "return uw_fail(...)". */
+UW_INTERNAL int uw_fail(struct uw_cursor *c, enum uw_stop_reason reason,
+			uint64_t addr);
+
+/* mem.c */
+UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
+				const struct uw_section *sec,
+				uint64_t pos, uint64_t end);
+UW_INTERNAL int uw_rd_bytes(struct uw_reader *r, uint8_t *buf, uint32_t n);
+UW_INTERNAL int uw_rd_u8(struct uw_reader *r, uint8_t *v);
+UW_INTERNAL int uw_rd_uint(struct uw_reader *r, uint32_t size, uint64_t *v);
+UW_INTERNAL int uw_rd_uleb(struct uw_reader *r, uint64_t *v);
+UW_INTERNAL int uw_rd_sleb(struct uw_reader *r, int64_t *v);
+UW_INTERNAL int uw_rd_skip(struct uw_reader *r, uint64_t n);
+UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v);
+UW_INTERNAL int uw_encoded_size(uint8_t enc, uint8_t addr_size);
+UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
+			       uint32_t size, uint64_t *v);
+UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);
+
+/* cfi.c: find the FDE covering link-time pc in c->ws.tables; fills
+ * c->ws.sec, c->ws.cie, c->ws.fde. */
+UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc);
+
+/* row.c: execute CIE + FDE instructions up to link-time pc into c->ws.row. */
+UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc);
+
+/* expr.c: evaluate a block of c->ws.sec against regs.  If push_cfa, cfa is
+ * pushed first (DW_CFA_expression / val_expression); have_cfa says whether
+ * DW_OP_call_frame_cfa may use cfa. */
+UW_INTERNAL int uw_expr_eval(struct uw_cursor *c, const struct uw_block *b,
+			     const struct uw_regs *regs, int have_cfa,
+			     uint64_t cfa, int push_cfa, uint64_t *result);
+
+/* arch.c */
+UW_INTERNAL const struct uw_arch_desc *uw_arch_get(enum uw_arch arch);
+/* Recognise a signal trampoline by its instruction bytes at c->pc and
+ * restore the interrupted registers from the sigcontext into *out.
+ * 1 = done (cfa = interrupted sp), 0 = not a trampoline, -1 = stopped. */
+UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
+				 uint64_t *cfa);
+
+#endif /* UW_INTERNAL_H */
