@@ -1,0 +1,1171 @@
+/* Unit tests of the unwinder core with hand-built CFI bytes and a fake
+ * host (memory regions + one module).  One line per check:
+ * "PASS: name" / "FAIL: name (details)".  Exit status 1 if any failed.
+ * Built -m64 and -m32 (the core itself handles both target arches either
+ * way), with ASan+UBSan.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../../runtime/unwind/unwind_core.h"
+#include "../../../runtime/unwind/x86_64.h"
+#include "../../../runtime/unwind/i386.h"
+
+static int failures;
+
+#define CHECK(name, cond) check_(name, (cond), #cond)
+static void check_(const char *name, int ok, const char *what)
+{
+	if (ok)
+		printf("PASS: %s\n", name);
+	else
+		printf("FAIL: %s (%s)\n", name, what);
+	failures += !ok;
+}
+
+/* ---- fake host ---------------------------------------------------- */
+
+#define STACK_ADDR 0x70000000ull
+#define CODE_ADDR  0x00400000ull	/* module [CODE_ADDR, +0x10000) */
+#define TRAMP_ADDR 0x00500000ull	/* no tables here */
+
+static uint8_t stack_mem[4096];
+static uint8_t tramp_mem[64];
+static uint8_t target_sec[4096];	/* a CFI section living in "target" memory */
+static uint64_t target_sec_addr;
+static struct uw_tables mod;
+static int have_mod;
+static uint64_t trace_lookup, trace_fde_begin;
+static int trace_fde_seen, trace_fp_seen;
+
+static int fake_read(void *host, uint64_t addr, void *buf, uint32_t len)
+{
+	(void)host;
+	if (addr >= STACK_ADDR && addr + len <= STACK_ADDR + sizeof(stack_mem) && addr + len >= addr) {
+		memcpy(buf, stack_mem + (addr - STACK_ADDR), len);
+		return 0;
+	}
+	if (addr >= TRAMP_ADDR && addr + len <= TRAMP_ADDR + sizeof(tramp_mem)) {
+		memcpy(buf, tramp_mem + (addr - TRAMP_ADDR), len);
+		return 0;
+	}
+	if (target_sec_addr && addr >= target_sec_addr &&
+	    addr + len <= target_sec_addr + sizeof(target_sec)) {
+		memcpy(buf, target_sec + (addr - target_sec_addr), len);
+		return 0;
+	}
+	return -1;
+}
+
+static int fake_find(void *host, uint64_t pc, struct uw_tables *out)
+{
+	(void)host;
+	if (!have_mod || pc < CODE_ADDR || pc >= CODE_ADDR + 0x10000)
+		return -1;
+	*out = mod;
+	return 0;
+}
+
+static void fake_trace(void *host, enum uw_trace_event ev, uint64_t a, uint64_t b)
+{
+	(void)host;
+	if (ev == UW_TR_TABLES)
+		trace_lookup = b;
+	if (ev == UW_TR_FDE) {
+		trace_fde_begin = a;
+		trace_fde_seen = 1;
+	}
+	if (ev == UW_TR_FP_FALLBACK)
+		trace_fp_seen = 1;
+}
+
+static const struct uw_host_ops ops = { fake_read, fake_find, fake_trace };
+
+static void st_put(uint64_t addr, uint64_t v, int size)
+{
+	for (int i = 0; i < size; i++)
+		stack_mem[addr - STACK_ADDR + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* ---- CFI builder ---------------------------------------------------- */
+
+struct buf {
+	uint8_t b[16384];
+	size_t n;
+	uint64_t addr;		/* link-time address of b[0] */
+};
+
+static void u8(struct buf *b, uint64_t v) { b->b[b->n++] = (uint8_t)v; }
+static void un(struct buf *b, uint64_t v, int size)
+{
+	for (int i = 0; i < size; i++)
+		u8(b, v >> (8 * i));
+}
+static void uleb(struct buf *b, uint64_t v)
+{
+	do {
+		uint8_t x = v & 0x7f;
+		v >>= 7;
+		u8(b, x | (v ? 0x80 : 0));
+	} while (v);
+}
+static void sleb(struct buf *b, int64_t v)
+{
+	int more = 1;
+	while (more) {
+		uint8_t x = v & 0x7f;
+		v >>= 7;
+		if ((v == 0 && !(x & 0x40)) || (v == -1 && (x & 0x40)))
+			more = 0;
+		else
+			x |= 0x80;
+		u8(b, x);
+	}
+}
+static void bytes(struct buf *b, const uint8_t *p, size_t n)
+{
+	if (n)
+		memcpy(b->b + b->n, p, n);
+	b->n += n;
+}
+static void patch32(struct buf *b, size_t at, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		b->b[at + i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t g_datarel, g_textrel;
+static int g_asize = 8;
+
+/* Encode value with a DW_EH_PE encoding at the current position. */
+static void put_enc(struct buf *b, uint8_t enc, uint64_t v)
+{
+	uint64_t field = b->addr + b->n;
+
+	if ((enc & 0x70) == 0x50)
+		while ((b->addr + b->n) % g_asize)
+			u8(b, 0);
+	switch (enc & 0x70) {
+	case 0x10: v -= field; break;
+	case 0x20: v -= g_textrel; break;
+	case 0x30: v -= g_datarel; break;
+	default: break;
+	}
+	switch (enc & 0x0f) {
+	case 0x00: case 0x08: un(b, v, g_asize); break;
+	case 0x01: uleb(b, v); break;
+	case 0x09: sleb(b, (int64_t)v); break;
+	case 0x02: case 0x0a: un(b, v, 2); break;
+	case 0x03: case 0x0b: un(b, v, 4); break;
+	case 0x04: case 0x0c: un(b, v, 8); break;
+	}
+}
+
+/* CIE for .eh_frame; aug is "" or "z..." with R as the only data-bearing
+ * letter besides S.  Returns the CIE offset. */
+static size_t cie(struct buf *b, int version, const char *aug, int64_t daf,
+		  unsigned ra, uint8_t fde_enc, const uint8_t *ins, size_t n)
+{
+	size_t at = b->n;
+
+	un(b, 0, 4);
+	un(b, 0, 4);		/* CIE id */
+	u8(b, version);
+	bytes(b, (const uint8_t *)aug, strlen(aug) + 1);
+	uleb(b, 1);		/* code alignment */
+	sleb(b, daf);
+	if (version == 1)
+		u8(b, ra);
+	else
+		uleb(b, ra);
+	if (aug[0] == 'z') {
+		uleb(b, strchr(aug, 'R') ? 1 : 0);
+		if (strchr(aug, 'R'))
+			u8(b, fde_enc);
+	}
+	bytes(b, ins, n);
+	patch32(b, at, (uint32_t)(b->n - at - 4));
+	return at;
+}
+
+static size_t fde(struct buf *b, size_t cie_at, int z, uint8_t enc,
+		  uint64_t begin, uint64_t range, const uint8_t *ins, size_t n)
+{
+	size_t at = b->n;
+
+	un(b, 0, 4);
+	un(b, b->n - cie_at, 4);
+	put_enc(b, enc, begin);
+	{
+		uint8_t fmt = enc & 0x0f;
+		if (fmt == 0x01 || fmt == 0x09)
+			uleb(b, range);
+		else if ((enc & 0x70) == 0x50 || fmt == 0 || fmt == 8)
+			un(b, range, g_asize);
+		else
+			un(b, range, fmt == 2 || fmt == 0xa ? 2 : fmt == 3 || fmt == 0xb ? 4 : 8);
+	}
+	if (z)
+		uleb(b, 0);
+	bytes(b, ins, n);
+	patch32(b, at, (uint32_t)(b->n - at - 4));
+	return at;
+}
+
+/* ---- scenario helpers ------------------------------------------------- */
+
+static struct uw_cursor cur;
+static struct buf eh;
+
+static const uint8_t cie64_ins[] = { 0x0c, 7, 8, 0x90, 1 };	/* cfa=rsp+8, rip@cfa-8 */
+static const uint8_t cie32_ins[] = { 0x0c, 4, 4, 0x88, 1 };	/* cfa=esp+4, eip@cfa-4 */
+
+static void reset(void)
+{
+	memset(stack_mem, 0, sizeof(stack_mem));
+	memset(&mod, 0, sizeof(mod));
+	memset(&eh, 0, sizeof(eh));
+	memset(tramp_mem, 0, sizeof(tramp_mem));
+	target_sec_addr = 0;
+	have_mod = 0;
+	trace_fde_seen = trace_fp_seen = 0;
+	trace_lookup = trace_fde_begin = 0;
+	g_datarel = g_textrel = 0;
+	g_asize = 8;
+	eh.addr = CODE_ADDR + 0x8000;
+}
+
+static void use_eh(void)
+{
+	mod.eh_frame.data = eh.b;
+	mod.eh_frame.addr = eh.addr;
+	mod.eh_frame.size = eh.n;
+	mod.module = "test";
+	have_mod = 1;
+}
+
+/* Standard x86_64 module: FDE [CODE+0x100, +0x100) with given insns. */
+static void mod64(const uint8_t *ins, size_t n)
+{
+	size_t c = cie(&eh, 1, "zR", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+	fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, ins, n);
+	use_eh();
+}
+
+static void regs64(struct uw_regs *r, uint64_t pc, uint64_t sp)
+{
+	memset(r, 0, sizeof(*r));
+	r->val[UW_X86_64_RIP] = pc;
+	r->val[UW_X86_64_RSP] = sp;
+	r->defined = UW_REG_BIT(UW_X86_64_RIP) | UW_REG_BIT(UW_X86_64_RSP);
+}
+
+/* One step of a 64-bit frame at pc with rsp = STACK+0x100, [rsp] = RA. */
+static int step64(uint64_t pc, struct uw_regs *r)
+{
+	uint64_t sp = STACK_ADDR + 0x100;
+	struct uw_regs local;
+
+	if (!r) {
+		r = &local;
+		regs64(r, pc, sp);
+	}
+	st_put(sp, 0x123456, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, r);
+	return uw_step(&cur);
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void test_basic_x86_64(void)
+{
+	/* push %rbp; mov %rsp,%rbp */
+	static const uint8_t ins[] = {
+		0x41, 0x0e, 16, 0x86, 2,	/* adv 1; cfa_off 16; rbp@cfa-16 */
+		0x43, 0x0d, 6,			/* adv 3; cfa_reg rbp */
+	};
+	struct uw_regs r;
+	uint64_t sp = STACK_ADDR + 0x200, v;
+
+	reset();
+	mod64(ins, sizeof(ins));
+	/* pc at +0x105, after the frame setup: CFA = rbp + 16 */
+	regs64(&r, CODE_ADDR + 0x105, sp);
+	r.val[UW_X86_64_RBP] = sp;
+	r.val[UW_X86_64_RBX] = 0xb0b;
+	r.val[UW_X86_64_RAX] = 0xa;
+	r.defined |= UW_REG_BIT(UW_X86_64_RBP) | UW_REG_BIT(UW_X86_64_RBX) | UW_REG_BIT(UW_X86_64_RAX);
+	st_put(sp, 0x5a7ed, 8);
+	st_put(sp + 8, TRAMP_ADDR + 0x30, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("x86_64 basic: step ok", uw_step(&cur) == 1);
+	CHECK("x86_64 basic: caller pc", uw_pc(&cur) == TRAMP_ADDR + 0x30);
+	CHECK("x86_64 basic: caller sp = cfa", uw_sp(&cur) == sp + 16 && uw_cfa(&cur) == sp + 16);
+	CHECK("x86_64 basic: rbp restored", uw_get_reg(&cur, 6, &v) == 0 && v == 0x5a7ed);
+	CHECK("x86_64 basic: rbx same value", uw_get_reg(&cur, 3, &v) == 0 && v == 0xb0b);
+	CHECK("x86_64 basic: rax undefined", uw_get_reg(&cur, 0, &v) < 0);
+	CHECK("x86_64 basic: first frame looked up at pc", trace_lookup == CODE_ADDR + 0x105);
+	CHECK("x86_64 basic: row kinds", cur.ws.row.rule[6].kind == UW_RULE_OFFSET &&
+	      cur.ws.row.rule[6].offset == -16 && cur.ws.row.cfa_reg == 6 && cur.ws.row.cfa_offset == 16);
+	CHECK("x86_64 basic: how = CFI, pc not exact", cur.how == UW_HOW_CFI && !cur.pc_is_exact);
+	/* next: no tables at TRAMP_ADDR (zero bytes there) */
+	CHECK("x86_64 basic: stops", uw_step(&cur) == 0);
+	CHECK("x86_64 basic: NO_UNWIND_DATA, lookup pc-1",
+	      cur.stop.reason == UW_STOP_NO_UNWIND_DATA && cur.stop.pc == TRAMP_ADDR + 0x30 &&
+	      cur.stop.addr == TRAMP_ADDR + 0x2f);
+	CHECK("x86_64 basic: stays stopped", uw_step(&cur) == 0);
+
+	/* At pc +0x101 (after push, before mov): CFA = rsp + 16 */
+	regs64(&r, CODE_ADDR + 0x101, sp);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("x86_64 basic: mid-prologue row", uw_step(&cur) == 1 && uw_cfa(&cur) == sp + 16 &&
+	      uw_pc(&cur) == TRAMP_ADDR + 0x30);
+	/* Same module, pc outside any FDE */
+	regs64(&r, CODE_ADDR + 0x300, sp);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("x86_64 basic: pc outside FDEs", uw_step(&cur) == 0 &&
+	      cur.stop.reason == UW_STOP_NO_UNWIND_DATA && cur.stop.module && !strcmp(cur.stop.module, "test"));
+}
+
+static void test_cfa_insns(void)
+{
+	struct { const char *name; uint8_t ins[24]; size_t n; int reg; int kind; int64_t off; int rreg; } t[] = {
+		{ "DW_CFA_offset", { 0x83, 2 }, 2, 3, UW_RULE_OFFSET, -16, 0 },
+		{ "DW_CFA_offset_extended", { 0x05, 3, 2 }, 3, 3, UW_RULE_OFFSET, -16, 0 },
+		{ "DW_CFA_offset_extended_sf", { 0x11, 3, 0x7e }, 3, 3, UW_RULE_OFFSET, 16, 0 },
+		{ "DW_CFA_val_offset", { 0x14, 3, 1 }, 3, 3, UW_RULE_VAL_OFFSET, -8, 0 },
+		{ "DW_CFA_val_offset_sf", { 0x15, 3, 0x7f }, 3, 3, UW_RULE_VAL_OFFSET, 8, 0 },
+		{ "DW_CFA_GNU_negative_offset_extended", { 0x2f, 3, 2 }, 3, 3, UW_RULE_OFFSET, 16, 0 },
+		{ "DW_CFA_undefined", { 0x07, 3 }, 2, 3, UW_RULE_UNDEFINED, 0, 0 },
+		{ "DW_CFA_same_value", { 0x08, 3 }, 2, 3, UW_RULE_SAME_VALUE, 0, 0 },
+		{ "DW_CFA_register", { 0x09, 3, 12 }, 3, 3, UW_RULE_REGISTER, 0, 12 },
+		{ "DW_CFA_restore", { 0x83, 2, 0xc3 }, 3, 3, UW_RULE_UNSPECIFIED, 0, 0 },
+		{ "DW_CFA_restore_extended", { 0x83, 2, 0x06, 3 }, 4, 3, UW_RULE_UNSPECIFIED, 0, 0 },
+		{ "DW_CFA_remember/restore_state", { 0x83, 2, 0x0a, 0x07, 3, 0x0b }, 6, 3, UW_RULE_OFFSET, -16, 0 },
+		{ "DW_CFA_expression", { 0x10, 3, 2, 0x77, 0 }, 5, 3, UW_RULE_EXPRESSION, 0, 0 },
+		{ "DW_CFA_val_expression", { 0x16, 3, 2, 0x77, 0 }, 5, 3, UW_RULE_VAL_EXPRESSION, 0, 0 },
+		{ "DW_CFA_nop/args_size/window_save", { 0x00, 0x2e, 8, 0x2d, 0x83, 1 }, 6, 3, UW_RULE_OFFSET, -8, 0 },
+		{ "advance_loc1 past pc", { 0x02, 0x40, 0x83, 1 }, 4, 3, UW_RULE_UNSPECIFIED, 0, 0 },
+		{ "advance_loc2 past pc", { 0x03, 0x40, 0, 0x83, 1 }, 5, 3, UW_RULE_UNSPECIFIED, 0, 0 },
+		{ "advance_loc4 past pc", { 0x04, 0x40, 0, 0, 0, 0x83, 1 }, 7, 3, UW_RULE_UNSPECIFIED, 0, 0 },
+		{ "MIPS_advance_loc8 past pc", { 0x1d, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x83, 1 }, 11, 3, UW_RULE_UNSPECIFIED, 0, 0 },
+		{ "advance_loc1 before pc", { 0x02, 0x10, 0x83, 1 }, 4, 3, UW_RULE_OFFSET, -8, 0 },
+		{ "DW_CFA_set_loc past pc", { 0x01, 0, 0, 0, 0, 0x83, 1 }, 7, 3, UW_RULE_UNSPECIFIED, 0, 0 },
+	};
+	char name[128];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		reset();
+		if (!strcmp(t[i].name, "DW_CFA_set_loc past pc")) {
+			/* set_loc uses the FDE encoding (pcrel sdata4): target 0x140 */
+			size_t c = cie(&eh, 1, "zR", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+			uint8_t ins[8] = { 0x01 };
+			size_t f = eh.n;
+			fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, ins, 7);
+			/* patch operand: field at f + 4 + 4 + 4 + 4 + 1 + 1 */
+			size_t field = f + 18;
+			uint32_t rel = (uint32_t)(CODE_ADDR + 0x140 - (eh.addr + field));
+			patch32(&eh, field, rel);
+			eh.b[field + 4] = 0x83;
+			eh.b[field + 5] = 1;
+			use_eh();
+		} else {
+			mod64(t[i].ins, t[i].n);
+		}
+		step64(CODE_ADDR + 0x120, NULL);
+		const struct uw_reg_rule *rr = &cur.ws.row.rule[t[i].reg];
+		snprintf(name, sizeof(name), "cfa insn %s", t[i].name);
+		CHECK(name, trace_fde_seen && rr->kind == t[i].kind &&
+		      (t[i].kind != UW_RULE_OFFSET && t[i].kind != UW_RULE_VAL_OFFSET ? 1 : rr->offset == t[i].off) &&
+		      (t[i].kind != UW_RULE_REGISTER || rr->reg == t[i].rreg));
+	}
+
+	/* CFA rules */
+	{
+		static const uint8_t a[] = { 0x0c, 6, 32 };		/* def_cfa rbp+32 */
+		static const uint8_t b[] = { 0x12, 6, 0x7c };		/* def_cfa_sf rbp, -4*-8=32 */
+		static const uint8_t c[] = { 0x13, 0x7e };		/* def_cfa_offset_sf -2*-8=16 */
+		static const uint8_t d[] = { 0x0f, 2, 0x77, 24 };	/* def_cfa_expression rsp+24 */
+		const struct { const char *n; const uint8_t *p; size_t len; uint64_t cfa; int kind; } cc[] = {
+			{ "DW_CFA_def_cfa", a, sizeof(a), STACK_ADDR + 0x80 + 32, UW_CFA_REG_OFFSET },
+			{ "DW_CFA_def_cfa_sf", b, sizeof(b), STACK_ADDR + 0x80 + 32, UW_CFA_REG_OFFSET },
+			{ "DW_CFA_def_cfa_offset_sf", c, sizeof(c), STACK_ADDR + 0x100 + 16, UW_CFA_REG_OFFSET },
+			{ "DW_CFA_def_cfa_expression", d, sizeof(d), STACK_ADDR + 0x100 + 24, UW_CFA_EXPRESSION },
+		};
+		for (size_t i = 0; i < 4; i++) {
+			struct uw_regs r;
+			reset();
+			mod64(cc[i].p, cc[i].len);
+			regs64(&r, CODE_ADDR + 0x120, STACK_ADDR + 0x100);
+			r.val[6] = STACK_ADDR + 0x80;
+			r.defined |= UW_REG_BIT(6);
+			st_put(cc[i].cfa - 8, 0x777, 8);
+			uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+			snprintf(name, sizeof(name), "cfa rule %s", cc[i].n);
+			CHECK(name, uw_step(&cur) == 1 && uw_cfa(&cur) == cc[i].cfa &&
+			      uw_pc(&cur) == 0x777 && cur.ws.row.cfa_kind == cc[i].kind);
+		}
+	}
+}
+
+/* Evaluate expression e as a val_expression for rbx (CFA pushed first,
+ * CFA = STACK+0x108) and return the stop reason (0 = ok, *out set). */
+static int eval64(const uint8_t *e, size_t n, uint64_t *out, enum uw_arch arch)
+{
+	uint8_t ins[600];
+	size_t k = 0;
+	struct uw_regs r;
+
+	reset();
+	ins[k++] = 0x16;
+	ins[k++] = 3;
+	ins[k++] = (uint8_t)(n & 0x7f) | (n > 127 ? 0x80 : 0);
+	if (n > 127)
+		ins[k++] = (uint8_t)(n >> 7);
+	memcpy(ins + k, e, n);
+	k += n;
+	if (arch == UW_ARCH_X86_64) {
+		mod64(ins, k);
+		regs64(&r, CODE_ADDR + 0x120, STACK_ADDR + 0x100);
+		r.val[UW_X86_64_RBP] = 0x1000;
+		r.defined |= UW_REG_BIT(UW_X86_64_RBP);
+		st_put(STACK_ADDR + 0x100, 0x9999, 8);
+	} else {
+		g_asize = 4;
+		size_t c = cie(&eh, 1, "zR", -4, 8, 0x1b, cie32_ins, sizeof(cie32_ins));
+		fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, ins, k);
+		use_eh();
+		memset(&r, 0, sizeof(r));
+		r.val[UW_I386_EIP] = CODE_ADDR + 0x120;
+		r.val[UW_I386_ESP] = STACK_ADDR + 0x100;
+		r.val[UW_I386_EBP] = 0x1000;
+		r.defined = UW_REG_BIT(UW_I386_EIP) | UW_REG_BIT(UW_I386_ESP) | UW_REG_BIT(UW_I386_EBP);
+		st_put(STACK_ADDR + 0x100, 0x9999, 4);
+	}
+	uw_init(&cur, arch, &ops, NULL, &r);
+	if (uw_step(&cur) != 1)
+		return cur.stop.reason;
+	if (uw_get_reg(&cur, 3, out) < 0)
+		return -1;		/* lost (unreadable/undefined) */
+	return 0;
+}
+
+static void test_expressions(void)
+{
+	const struct { const char *n; uint8_t e[40]; size_t len; uint64_t want; int arch32; } t[] = {
+		{ "push cfa", { 0x96 }, 1, STACK_ADDR + 0x108, 0 },
+		{ "lit5 plus", { 0x35, 0x22 }, 2, STACK_ADDR + 0x10d, 0 },
+		{ "const1u/1s", { 0x13, 0x08, 0xff, 0x09, 0xff, 0x22 }, 6, 0xfe, 0 },
+		{ "const2u/2s", { 0x13, 0x0a, 0x34, 0x12, 0x0b, 0xfe, 0xff, 0x22 }, 8, 0x1232, 0 },
+		{ "const4u/4s", { 0x13, 0x0c, 1, 0, 0, 0x80, 0x0d, 0xff, 0xff, 0xff, 0xff, 0x22 }, 12, 0x80000000ull, 0 },
+		{ "const8u", { 0x13, 0x0e, 1, 2, 3, 4, 5, 6, 7, 8 }, 10, 0x0807060504030201ull, 0 },
+		{ "const8s", { 0x13, 0x0f, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, 10, (uint64_t)-2, 0 },
+		{ "constu/consts", { 0x13, 0x10, 0x80, 0x01, 0x11, 0x7f, 0x22 }, 7, 127, 0 },
+		{ "dup/drop", { 0x13, 0x33, 0x12, 0x22, 0x34, 0x13 }, 6, 6, 0 },
+		{ "over", { 0x13, 0x33, 0x34, 0x14, 0x1e, 0x22 }, 6, 3 * 4 + 3, 0 },
+		{ "pick", { 0x13, 0x31, 0x32, 0x33, 0x15, 2 }, 6, 1, 0 },
+		{ "swap", { 0x13, 0x39, 0x33, 0x16, 0x1c }, 5, (uint64_t)-6, 0 },
+		{ "rot", { 0x13, 0x31, 0x32, 0x33, 0x17, 0x13, 0x13 }, 7, 3, 0 },
+		{ "abs", { 0x13, 0x11, 0x7b, 0x19 }, 4, 5, 0 },
+		{ "and/or/xor", { 0x13, 0x3c, 0x3a, 0x1a, 0x31, 0x21, 0x3f, 0x27 }, 8, (8 | 1) ^ 15, 0 },
+		{ "div signed", { 0x13, 0x11, 0x79, 0x32, 0x1b }, 5, (uint64_t)-3, 0 },
+		{ "div by -1", { 0x13, 0x37, 0x11, 0x7f, 0x1b }, 5, (uint64_t)-7, 0 },
+		{ "mod", { 0x13, 0x3b, 0x34, 0x1d }, 4, 3, 0 },
+		{ "mul/minus", { 0x13, 0x36, 0x37, 0x1e, 0x32, 0x1c }, 6, 40, 0 },
+		{ "neg/not", { 0x13, 0x35, 0x1f, 0x20 }, 4, 4, 0 },
+		{ "plus_uconst", { 0x23, 0x10 }, 2, STACK_ADDR + 0x118, 0 },
+		{ "shl/shr", { 0x13, 0x31, 0x3f, 0x24, 0x3c, 0x25 }, 6, 8, 0 },
+		{ "shra", { 0x13, 0x11, 0x70, 0x32, 0x26 }, 5, (uint64_t)-4, 0 },
+		{ "shl by 64 = 0", { 0x13, 0x31, 0x08, 64, 0x24 }, 5, 0, 0 },
+		{ "eq/ne/lt/gt/le/ge", { 0x13, 0x33, 0x33, 0x29, 0x33, 0x34, 0x2e, 0x22, 0x11, 0x7f, 0x30, 0x2d, 0x22,
+					 0x30, 0x11, 0x7f, 0x2b, 0x22, 0x33, 0x33, 0x2c, 0x22, 0x32, 0x33, 0x2a, 0x22 }, 26, 5, 0 },
+		{ "bra taken", { 0x13, 0x31, 0x28, 1, 0, 0x35, 0x36 }, 7, 6, 0 },
+		{ "bra not taken", { 0x13, 0x30, 0x28, 1, 0, 0x35 }, 6, 5, 0 },
+		{ "skip", { 0x13, 0x2f, 1, 0, 0x35, 0x36 }, 6, 6, 0 },
+		{ "bounded loop with bra", { 0x13, 0x35, 0x31, 0x1c, 0x12, 0x28, 0xfa, 0xff }, 8, 0, 0 },
+		{ "breg6 / bregx", { 0x13, 0x76, 0x10, 0x92, 6, 0x70, 0x22 }, 7, 0x2000, 0 },
+		{ "reg6 / regx", { 0x13, 0x56, 0x90, 6, 0x22 }, 5, 0x2000, 0 },
+		{ "deref", { 0x13, 0x77, 0, 0x06 }, 4, 0x9999, 0 },
+		{ "deref_size 1", { 0x13, 0x77, 0, 0x94, 1 }, 5, 0x99, 0 },
+		{ "call_frame_cfa", { 0x13, 0x9c }, 2, STACK_ADDR + 0x108, 0 },
+		{ "addr (plus bias 0)", { 0x13, 0x03, 0x10, 0, 0, 0, 0, 0, 0, 0 }, 10, 0x10, 0 },
+		{ "i386: wraps at 32 bits", { 0x13, 0x0c, 0xff, 0xff, 0xff, 0xff, 0x32, 0x22 }, 8, 1, 1 },
+		{ "i386: signed 32-bit compare", { 0x13, 0x0c, 0xff, 0xff, 0xff, 0xff, 0x30, 0x2d }, 8, 1, 1 },
+		{ "i386: shra 32-bit", { 0x13, 0x0c, 0, 0, 0, 0x80, 0x3f, 0x26 }, 8, 0xffff0000, 1 },
+		{ "i386: deref is 4 bytes", { 0x13, 0x74, 0, 0x06 }, 4, 0x9999, 1 },
+		{ "i386: neg", { 0x13, 0x31, 0x1f }, 3, 0xffffffff, 1 },
+	};
+	char name[128];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint64_t v = 0;
+		int rc = eval64(t[i].e, t[i].len, &v, t[i].arch32 ? UW_ARCH_I386 : UW_ARCH_X86_64);
+		snprintf(name, sizeof(name), "expr %s", t[i].n);
+		if (rc == 0 && v == t[i].want)
+			CHECK(name, 1);
+		else {
+			printf("FAIL: %s (rc %d value 0x%llx want 0x%llx)\n", name, rc,
+			       (unsigned long long)v, (unsigned long long)t[i].want);
+			failures++;
+		}
+	}
+
+	/* Failures. */
+	{
+		uint8_t loop[] = { 0x2f, 0xfd, 0xff };			/* skip -3: itself */
+		uint8_t ovf[70];
+		uint8_t under[] = { 0x13, 0x13 };
+		uint8_t div0[] = { 0x13, 0x31, 0x30, 0x1b };
+		uint8_t badjump[] = { 0x2f, 0x40, 0 };
+		uint8_t xderef[] = { 0x18 };
+		uint8_t fbreg[] = { 0x91, 0 };
+		uint8_t unread[] = { 0x13, 0x30, 0x06 };
+		uint8_t trunc[] = { 0x13, 0x0e, 1, 2 };
+		uint8_t undefreg[] = { 0x13, 0x70, 0 };		/* rax undefined */
+		uint64_t v;
+		int i;
+
+		ovf[0] = 0x13;
+		for (i = 1; i < 70; i++)
+			ovf[i] = 0x12;		/* dup x69: 70 > 64 entries */
+		CHECK("expr infinite skip loop stops (BAD_CFI)", eval64(loop, sizeof(loop), &v, UW_ARCH_X86_64) == UW_STOP_BAD_CFI);
+		CHECK("expr op count is bounded", cur.work <= UW_MAX_WORK_PER_STEP && cur.work >= UW_MAX_EXPR_OPS);
+		CHECK("expr stack overflow (BAD_CFI)", eval64(ovf, sizeof(ovf), &v, UW_ARCH_X86_64) == UW_STOP_BAD_CFI);
+		CHECK("expr stack underflow (BAD_CFI)", eval64(under, sizeof(under), &v, UW_ARCH_X86_64) == UW_STOP_BAD_CFI);
+		CHECK("expr division by zero (BAD_CFI)", eval64(div0, sizeof(div0), &v, UW_ARCH_X86_64) == UW_STOP_BAD_CFI);
+		CHECK("expr jump out of block (BAD_CFI)", eval64(badjump, sizeof(badjump), &v, UW_ARCH_X86_64) == UW_STOP_BAD_CFI);
+		CHECK("expr xderef fails cleanly", eval64(xderef, sizeof(xderef), &v, UW_ARCH_X86_64) == UW_STOP_BAD_CFI);
+		CHECK("expr fbreg fails cleanly", eval64(fbreg, sizeof(fbreg), &v, UW_ARCH_X86_64) == UW_STOP_BAD_CFI);
+		CHECK("expr truncated operand (BAD_CFI)", eval64(trunc, sizeof(trunc), &v, UW_ARCH_X86_64) == UW_STOP_BAD_CFI);
+		CHECK("expr unreadable deref: register lost, walk goes on",
+		      eval64(unread, sizeof(unread), &v, UW_ARCH_X86_64) == -1 && uw_pc(&cur) == 0x9999);
+		CHECK("expr undefined register: register lost",
+		      eval64(undefreg, sizeof(undefreg), &v, UW_ARCH_X86_64) == -1);
+	}
+}
+
+static void test_encodings(void)
+{
+	const struct { const char *n; uint8_t enc; } t[] = {
+		{ "absptr", 0x00 }, { "uleb128", 0x01 }, { "udata2", 0x02 }, { "udata4", 0x03 },
+		{ "udata8", 0x04 }, { "signed", 0x08 }, { "sleb128", 0x09 }, { "sdata2", 0x0a },
+		{ "sdata4", 0x0b }, { "sdata8", 0x0c }, { "pcrel|sdata4", 0x1b }, { "pcrel|sdata8", 0x1c },
+		{ "textrel|udata4", 0x23 }, { "datarel|sdata4", 0x3b }, { "aligned", 0x50 },
+		{ "pcrel|sleb128", 0x19 }, { "datarel|uleb128", 0x31 },
+	};
+	char name[128];
+
+	for (int arch32 = 0; arch32 < 2; arch32++)
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint64_t begin = 0x1100;	/* fits udata2 */
+		reset();
+		g_asize = arch32 ? 4 : 8;
+		g_textrel = 0x1000;
+		g_datarel = 0x800;
+		mod.text_base = g_textrel;
+		mod.data_base = g_datarel;
+		mod.bias = CODE_ADDR - 0x1000;	/* link-time 0x1000.. maps to CODE_ADDR.. */
+		eh.addr = 0x9000;
+		if (arch32) {
+			size_t c = cie(&eh, 3, "zR", -4, 8, t[i].enc, cie32_ins, sizeof(cie32_ins));
+			fde(&eh, c, 1, t[i].enc, begin, 0x40, NULL, 0);
+		} else {
+			size_t c = cie(&eh, 3, "zR", -8, 16, t[i].enc, cie64_ins, sizeof(cie64_ins));
+			fde(&eh, c, 1, t[i].enc, begin, 0x40, NULL, 0);
+		}
+		use_eh();
+		struct uw_regs r;
+		memset(&r, 0, sizeof(r));
+		if (arch32) {
+			r.val[8] = mod.bias + begin + 0x10;
+			r.val[4] = STACK_ADDR + 0x100;
+			r.defined = UW_REG_BIT(8) | UW_REG_BIT(4);
+			st_put(STACK_ADDR + 0x100, 0x4242, 4);
+		} else {
+			regs64(&r, mod.bias + begin + 0x10, STACK_ADDR + 0x100);
+			st_put(STACK_ADDR + 0x100, 0x4242, 8);
+		}
+		uw_init(&cur, arch32 ? UW_ARCH_I386 : UW_ARCH_X86_64, &ops, NULL, &r);
+		int ok = uw_step(&cur) == 1 && trace_fde_begin == begin && uw_pc(&cur) == 0x4242;
+		snprintf(name, sizeof(name), "encoding %s (%s)", t[i].n, arch32 ? "i386" : "x86_64");
+		CHECK(name, ok);
+	}
+
+	/* indirect: the FDE's pc_begin is read through a pointer in target
+	 * memory (stack region used as "data"). */
+	{
+		struct uw_regs r;
+		reset();
+		mod.bias = 0;
+		eh.addr = 0x9000;
+		/* pointer at STACK+0x800 holds CODE+0x100 (runtime = link-time) */
+		st_put(STACK_ADDR + 0x800, CODE_ADDR + 0x100, 8);
+		size_t c = cie(&eh, 1, "zR", -8, 16, 0x80 | 0x04, cie64_ins, sizeof(cie64_ins));
+		size_t at = eh.n;
+		un(&eh, 0, 4);
+		un(&eh, eh.n - c, 4);
+		un(&eh, STACK_ADDR + 0x800, 8);	/* indirect udata8 */
+		un(&eh, 0x100, 8);
+		uleb(&eh, 0);
+		patch32(&eh, at, (uint32_t)(eh.n - at - 4));
+		use_eh();
+		regs64(&r, CODE_ADDR + 0x120, STACK_ADDR + 0x100);
+		st_put(STACK_ADDR + 0x100, 0x4343, 8);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		CHECK("encoding indirect|udata8", uw_step(&cur) == 1 && trace_fde_begin == CODE_ADDR + 0x100 &&
+		      uw_pc(&cur) == 0x4343);
+	}
+	/* textrel without a text base is malformed for us */
+	{
+		reset();
+		g_textrel = 0x1000;
+		size_t c = cie(&eh, 1, "zR", -8, 16, 0x23, cie64_ins, sizeof(cie64_ins));
+		fde(&eh, c, 1, 0x23, CODE_ADDR + 0x100, 0x40, NULL, 0);
+		use_eh();
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("encoding textrel without text_base: BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+	}
+}
+
+/* .eh_frame_hdr with n FDEs, binary search; also eh_frame in target memory
+ * with unknown size (found through eh_frame_ptr). */
+static void test_hdr(void)
+{
+	static struct buf hdr;
+	size_t fdes[40];
+	int n = 40;
+	char name[128];
+
+	for (int target = 0; target < 2; target++) {
+		reset();
+		memset(&hdr, 0, sizeof(hdr));
+		size_t c = cie(&eh, 1, "zR", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+		for (int i = 0; i < n; i++) {
+			uint8_t ins[] = { 0x0e, (uint8_t)(8 + 8 * (i % 4)) };	/* cfa offset varies */
+			fdes[i] = fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100 + 0x20 * i, 0x20, ins, 2);
+		}
+		un(&eh, 0, 4);		/* terminator */
+		hdr.addr = CODE_ADDR + 0x7000;
+		u8(&hdr, 1); u8(&hdr, 0x1b); u8(&hdr, 0x03); u8(&hdr, 0x3b);
+		put_enc(&hdr, 0x1b, eh.addr);
+		un(&hdr, n, 4);
+		g_datarel = hdr.addr;
+		for (int i = 0; i < n; i++) {
+			put_enc(&hdr, 0x3b, CODE_ADDR + 0x100 + 0x20 * i);
+			put_enc(&hdr, 0x3b, eh.addr + fdes[i]);
+		}
+		mod.eh_frame_hdr.data = hdr.b;
+		mod.eh_frame_hdr.addr = hdr.addr;
+		mod.eh_frame_hdr.size = hdr.n;
+		mod.module = "hdr";
+		if (target) {
+			/* eh_frame only in target memory, size unknown */
+			memcpy(target_sec, eh.b, eh.n);
+			target_sec_addr = eh.addr;
+		} else {
+			mod.eh_frame.data = eh.b;
+			mod.eh_frame.addr = eh.addr;
+			mod.eh_frame.size = eh.n;
+		}
+		have_mod = 1;
+		int all = 1;
+		for (int i = 0; i < n; i++) {
+			uint64_t off = 8 + 8 * (i % 4);
+			uint64_t sp = STACK_ADDR + 0x100;
+			struct uw_regs r;
+			regs64(&r, CODE_ADDR + 0x100 + 0x20 * i + 0x1f, sp);
+			st_put(sp + off - 8, 0x1000 + i, 8);
+			uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+			if (uw_step(&cur) != 1 || uw_pc(&cur) != 0x1000u + i ||
+			    trace_fde_begin != CODE_ADDR + 0x100 + 0x20 * i || cur.work > 16)
+				all = 0;
+		}
+		snprintf(name, sizeof(name), "eh_frame_hdr binary search, %d FDEs%s", n,
+			 target ? ", eh_frame in target memory" : "");
+		CHECK(name, all);
+		struct uw_regs r;
+		regs64(&r, CODE_ADDR + 0x50, STACK_ADDR + 0x100);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		snprintf(name, sizeof(name), "eh_frame_hdr: pc below the table%s", target ? " (target)" : "");
+		CHECK(name, uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_NO_UNWIND_DATA);
+		/* hostile count */
+		hdr.b[4 + 4] = 0xff; hdr.b[4 + 5] = 0xff;
+		regs64(&r, CODE_ADDR + 0x110, STACK_ADDR + 0x100);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		snprintf(name, sizeof(name), "eh_frame_hdr: fde_count beyond section is BAD_CFI%s", target ? " (target)" : "");
+		CHECK(name, uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_BAD_CFI);
+	}
+}
+
+static void test_debug_frame(void)
+{
+	char name[128];
+	for (int variant = 0; variant < 4; variant++) {
+		/* 0: 32-bit DWARF v1, 1: v3, 2: v4 with address/segment size, 3: 64-bit DWARF v4 */
+		static struct buf df;
+		int dw64 = variant == 3, version = variant == 0 ? 1 : variant == 1 ? 3 : 4;
+		memset(&df, 0, sizeof(df));
+		reset();
+		df.addr = 0;
+		/* CIE */
+		size_t c = df.n;
+		if (dw64) { un(&df, 0xffffffff, 4); un(&df, 0, 8); un(&df, ~0ull, 8); }
+		else { un(&df, 0, 4); un(&df, 0xffffffff, 4); }
+		u8(&df, version);
+		u8(&df, 0);
+		if (version == 4) { u8(&df, 8); u8(&df, 0); }
+		uleb(&df, 1); sleb(&df, -8);
+		if (version == 1) u8(&df, 16); else uleb(&df, 16);
+		bytes(&df, cie64_ins, sizeof(cie64_ins));
+		if (dw64) { uint64_t l = df.n - c - 12; for (int i = 0; i < 8; i++) df.b[c + 4 + i] = (uint8_t)(l >> (8 * i)); }
+		else patch32(&df, c, (uint32_t)(df.n - c - 4));
+		/* FDE */
+		size_t f = df.n;
+		if (dw64) { un(&df, 0xffffffff, 4); un(&df, 0, 8); un(&df, c, 8); }
+		else { un(&df, 0, 4); un(&df, c, 4); }
+		un(&df, CODE_ADDR + 0x200, 8);
+		un(&df, 0x80, 8);
+		u8(&df, 0x0e); u8(&df, 24);
+		if (dw64) { uint64_t l = df.n - f - 12; for (int i = 0; i < 8; i++) df.b[f + 4 + i] = (uint8_t)(l >> (8 * i)); }
+		else patch32(&df, f, (uint32_t)(df.n - f - 4));
+		mod.debug_frame.data = df.b;
+		mod.debug_frame.addr = 0;
+		mod.debug_frame.size = df.n;
+		have_mod = 1;
+		struct uw_regs r;
+		regs64(&r, CODE_ADDR + 0x210, STACK_ADDR + 0x100);
+		st_put(STACK_ADDR + 0x100 + 16, 0xdf, 8);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		snprintf(name, sizeof(name), "debug_frame %s-bit DWARF, CIE version %d",
+			 dw64 ? "64" : "32", version);
+		CHECK(name, uw_step(&cur) == 1 && uw_pc(&cur) == 0xdf && uw_cfa(&cur) == STACK_ADDR + 0x118);
+	}
+}
+
+static void test_malformed(void)
+{
+	struct uw_regs r;
+
+	/* truncated CIE (length runs past the section) */
+	reset();
+	mod64(NULL, 0);
+	mod.eh_frame.size = 10;
+	step64(CODE_ADDR + 0x110, NULL);
+	CHECK("malformed: truncated entry is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+
+	/* huge length */
+	reset();
+	mod64(NULL, 0);
+	patch32(&eh, 0, 0xfffffff0);
+	step64(CODE_ADDR + 0x110, NULL);
+	CHECK("malformed: reserved length is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+	reset();
+	mod64(NULL, 0);
+	patch32(&eh, 0, 0xffffffff);	/* 64-bit length follows: garbage, huge */
+	step64(CODE_ADDR + 0x110, NULL);
+	CHECK("malformed: huge 64-bit length is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+
+	/* FDE whose CIE pointer points at itself */
+	reset();
+	mod64(NULL, 0);
+	{
+		size_t f = 0;
+		f = 4 + (eh.b[0] | eh.b[1] << 8);	/* FDE offset */
+		patch32(&eh, f + 4, 4);		/* id_pos - 4 = the FDE itself */
+	}
+	step64(CODE_ADDR + 0x110, NULL);
+	CHECK("malformed: CIE pointer to itself is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+
+	/* CIE pointer before the section */
+	reset();
+	mod64(NULL, 0);
+	{
+		size_t f = 4 + (eh.b[0] | eh.b[1] << 8);
+		patch32(&eh, f + 4, 0x100000);
+	}
+	step64(CODE_ADDR + 0x110, NULL);
+	CHECK("malformed: CIE pointer outside section is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+
+	/* unknown augmentation without z */
+	reset();
+	{
+		size_t c = cie(&eh, 1, "xy", -8, 16, 0, cie64_ins, sizeof(cie64_ins));
+		fde(&eh, c, 0, 0, CODE_ADDR + 0x100, 0x100, NULL, 0);
+		use_eh();
+	}
+	step64(CODE_ADDR + 0x110, NULL);
+	CHECK("malformed: unknown augmentation without z is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+
+	/* unknown augmentation after z is skipped */
+	reset();
+	{
+		size_t c = cie(&eh, 1, "zRB", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+		fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, NULL, 0);
+		use_eh();
+	}
+	CHECK("augmentation zRB: unknown letter after z tolerated", step64(CODE_ADDR + 0x110, NULL) == 1);
+
+	/* "eh" augmentation (old GCC) */
+	reset();
+	{
+		size_t at = eh.n;
+		un(&eh, 0, 4); un(&eh, 0, 4); u8(&eh, 1);
+		bytes(&eh, (const uint8_t *)"eh", 3);
+		un(&eh, 0, 8);		/* eh_ptr */
+		uleb(&eh, 1); sleb(&eh, -8); u8(&eh, 16);
+		bytes(&eh, cie64_ins, sizeof(cie64_ins));
+		patch32(&eh, at, (uint32_t)(eh.n - at - 4));
+		fde(&eh, at, 0, 0, CODE_ADDR + 0x100, 0x100, NULL, 0);
+		use_eh();
+	}
+	CHECK("augmentation eh (old GCC)", step64(CODE_ADDR + 0x110, NULL) == 1 && uw_pc(&cur) == 0x123456);
+
+	/* too long augmentation string */
+	reset();
+	{
+		size_t c = cie(&eh, 1, "zRRRRRRRRRRRR", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+		fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, NULL, 0);
+		use_eh();
+	}
+	step64(CODE_ADDR + 0x110, NULL);
+	CHECK("malformed: augmentation longer than the bound is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+
+	/* bad CIE version */
+	reset();
+	mod64(NULL, 0);
+	eh.b[8] = 2;
+	step64(CODE_ADDR + 0x110, NULL);
+	CHECK("malformed: CIE version 2 is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+
+	/* remember_state overflow */
+	{
+		uint8_t ins[UW_MAX_REMEMBER + 1];
+		memset(ins, 0x0a, sizeof(ins));
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("malformed: remember_state deeper than the bound is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+		reset();
+		mod64(ins, UW_MAX_REMEMBER);
+		CHECK("remember_state up to the bound is fine", step64(CODE_ADDR + 0x110, NULL) == 1);
+	}
+	/* restore_state without remember */
+	{
+		uint8_t ins[] = { 0x0b };
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("malformed: restore_state on empty stack is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+	}
+	/* remember/restore "loop": many pairs, bounded by the instruction limit */
+	{
+		static uint8_t ins[2 * UW_MAX_CFA_INSNS + 2];
+		for (size_t i = 0; i < sizeof(ins); i += 2) { ins[i] = 0x0a; ins[i + 1] = 0x0b; }
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("malformed: more than UW_MAX_CFA_INSNS instructions is BAD_CFI",
+		      cur.stop.reason == UW_STOP_BAD_CFI && cur.work <= UW_MAX_WORK_PER_STEP);
+	}
+	/* unknown CFA opcode */
+	{
+		uint8_t ins[] = { 0x3f };
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("malformed: unknown CFA opcode is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+	}
+	/* LEB128 longer than 10 bytes */
+	{
+		uint8_t ins[] = { 0x0e, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01 };
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("malformed: 12-byte LEB128 is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+	}
+	/* truncated instruction operand at the end of the FDE */
+	{
+		uint8_t ins[] = { 0x0c, 7 };
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("malformed: truncated operand is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+	}
+	/* expression block longer than the FDE */
+	{
+		uint8_t ins[] = { 0x0f, 0x7f, 0x77 };
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("malformed: expression block past the entry is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+	}
+	/* def_cfa_offset after def_cfa_expression */
+	{
+		uint8_t ins[] = { 0x0f, 2, 0x77, 8, 0x0e, 16 };
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("malformed: def_cfa_offset with expression CFA is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
+	}
+	/* CFA register undefined */
+	{
+		uint8_t ins[] = { 0x0d, 6 };
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("CFA from undefined rbp is REG_UNDEFINED (addr = 6)",
+		      cur.stop.reason == UW_STOP_REG_UNDEFINED && cur.stop.addr == 6);
+	}
+	/* RA slot unreadable */
+	{
+		reset();
+		mod64(NULL, 0);
+		regs64(&r, CODE_ADDR + 0x110, 0x10);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		CHECK("unreadable return address is MEMORY_UNREADABLE at its address",
+		      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_MEMORY_UNREADABLE && cur.stop.addr == 0x10);
+	}
+	/* huge scan: many tiny CIEs, no FDE: bounded */
+	{
+		static uint8_t big[8 * (UW_MAX_SCAN_ENTRIES + 16)];
+		reset();
+		for (size_t i = 0; i + 8 <= sizeof(big); i += 8) {
+			/* length 4, CIE id 0 ... not a valid CIE but never parsed */
+			big[i] = 4; big[i + 1] = 0; big[i + 2] = 0; big[i + 3] = 0;
+			big[i + 4] = 0; big[i + 5] = 0; big[i + 6] = 0; big[i + 7] = 0;
+		}
+		mod.eh_frame.data = big;
+		mod.eh_frame.addr = CODE_ADDR + 0x8000;
+		mod.eh_frame.size = sizeof(big);
+		have_mod = 1;
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("linear scan stops after UW_MAX_SCAN_ENTRIES",
+		      cur.stop.reason == UW_STOP_NO_UNWIND_DATA && cur.work <= UW_MAX_WORK_PER_STEP &&
+		      cur.work >= UW_MAX_SCAN_ENTRIES);
+	}
+}
+
+static void test_walk_stops(void)
+{
+	struct uw_regs r;
+
+	/* RA undefined: outermost frame */
+	{
+		uint8_t ins[] = { 0x07, 16 };
+		reset();
+		mod64(ins, sizeof(ins));
+		CHECK("RA undefined is END_OF_STACK", step64(CODE_ADDR + 0x110, NULL) == 0 &&
+		      cur.stop.reason == UW_STOP_END_OF_STACK && cur.stop.pc == CODE_ADDR + 0x110);
+	}
+	/* CFA does not grow: CFA = rsp, RA at cfa, so the caller's sp = rsp */
+	{
+		uint8_t ins[] = { 0x0e, 0, 0x14, 7, 0, 0x05, 16, 0 };
+		reset();
+		mod64(ins, sizeof(ins));
+		regs64(&r, CODE_ADDR + 0x110, STACK_ADDR + 0x100);
+		st_put(STACK_ADDR + 0x100, CODE_ADDR + 0x111, 8);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		int first = uw_step(&cur);
+		CHECK("CFA not growing is NO_PROGRESS", first == 1 && uw_step(&cur) == 0 &&
+		      cur.stop.reason == UW_STOP_NO_PROGRESS && cur.stop.addr == STACK_ADDR + 0x100);
+		CHECK("second frame looked up at pc - 1", trace_lookup == CODE_ADDR + 0x110);
+	}
+	/* depth limit */
+	{
+		reset();
+		mod64(NULL, 0);
+		regs64(&r, CODE_ADDR + 0x110, STACK_ADDR + 0x100);
+		for (int i = 0; i < 8; i++)
+			st_put(STACK_ADDR + 0x100 + 8 * i, CODE_ADDR + 0x111, 8);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		cur.max_depth = 3;
+		int n = 0;
+		while (uw_step(&cur) == 1)
+			n++;
+		CHECK("depth limit", n == 3 && cur.stop.reason == UW_STOP_DEPTH_LIMIT);
+	}
+	/* caller pc 0 ends the walk */
+	{
+		reset();
+		mod64(NULL, 0);
+		regs64(&r, CODE_ADDR + 0x110, STACK_ADDR + 0x100);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		CHECK("return address 0 is END_OF_STACK", uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_END_OF_STACK);
+	}
+	/* no pc */
+	memset(&r, 0, sizeof(r));
+	CHECK("uw_init without pc is BAD_ARGUMENT",
+	      uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r) < 0 && cur.stop.reason == UW_STOP_BAD_ARGUMENT &&
+	      uw_step(&cur) == 0);
+	CHECK("uw_stop_reason_name", !strcmp(uw_stop_reason_name(UW_STOP_NO_PROGRESS), "no progress") &&
+	      !strcmp(uw_stop_reason_name(UW_STOP_END_OF_STACK), "end of stack"));
+}
+
+static void test_signal_frames(void)
+{
+	struct uw_regs r;
+	uint64_t v;
+
+	/* x86_64 __restore_rt by bytes */
+	{
+		static const uint8_t code[] = UW_X86_64_RESTORE_RT_BYTES;
+		uint64_t sp = STACK_ADDR + 0x100, sc = sp + UW_X86_64_UC_MCONTEXT;
+		reset();
+		memcpy(tramp_mem + 0x10, code, sizeof(code));
+		st_put(sc + UW_X86_64_SC_RIP, CODE_ADDR + 0x110, 8);
+		st_put(sc + UW_X86_64_SC_RSP, STACK_ADDR + 0x800, 8);
+		st_put(sc + UW_X86_64_SC_RAX, 0xaaa, 8);
+		st_put(sc + UW_X86_64_SC_R8 + 8 * 7, 0xf15, 8);
+		regs64(&r, TRAMP_ADDR + 0x10, sp);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		cur.pc_is_exact = 0;	/* as if reached as a return address */
+		CHECK("x86_64 rt_sigreturn bytes: step", uw_step(&cur) == 1 && cur.how == UW_HOW_SIGFRAME);
+		CHECK("x86_64 rt_sigreturn bytes: registers restored", uw_pc(&cur) == CODE_ADDR + 0x110 &&
+		      uw_sp(&cur) == STACK_ADDR + 0x800 && uw_get_reg(&cur, 0, &v) == 0 && v == 0xaaa &&
+		      uw_get_reg(&cur, 15, &v) == 0 && v == 0xf15);
+		CHECK("x86_64 rt_sigreturn bytes: interrupted pc is exact", cur.pc_is_exact);
+		/* the interrupted frame is looked up at its pc, not pc - 1 */
+		mod64(NULL, 0);
+		st_put(STACK_ADDR + 0x800, 0x4444, 8);
+		CHECK("after a signal frame: lookup at pc itself", uw_step(&cur) == 1 &&
+		      trace_lookup == CODE_ADDR + 0x110 && uw_pc(&cur) == 0x4444);
+	}
+	/* i386 sigreturn / rt_sigreturn by bytes */
+	{
+		static const uint8_t sr[] = UW_I386_SIGRETURN_BYTES;
+		static const uint8_t rt[] = UW_I386_RT_SIGRETURN_BYTES;
+		const struct { const char *n; uint64_t pc; uint64_t sc_off; } t[] = {
+			{ "i386 sigreturn bytes (at pop)", TRAMP_ADDR + 0x10, UW_I386_SIGFRAME_SC },
+			{ "i386 sigreturn bytes (after pop)", TRAMP_ADDR + 0x11, 0 },
+			{ "i386 rt_sigreturn bytes", TRAMP_ADDR + 0x20, UW_I386_RT_SIGFRAME_SC },
+		};
+		for (int i = 0; i < 3; i++) {
+			uint64_t sp = STACK_ADDR + 0x100, sc = sp + t[i].sc_off;
+			reset();
+			memcpy(tramp_mem + 0x10, sr, sizeof(sr));
+			memcpy(tramp_mem + 0x20, rt, sizeof(rt));
+			st_put(sc + UW_I386_SC_EIP, 0x08048123, 4);
+			st_put(sc + UW_I386_SC_ESP, STACK_ADDR + 0x900, 4);
+			st_put(sc + UW_I386_SC_EBX, 0xb, 4);
+			memset(&r, 0, sizeof(r));
+			r.val[UW_I386_EIP] = t[i].pc;
+			r.val[UW_I386_ESP] = sp;
+			r.defined = UW_REG_BIT(UW_I386_EIP) | UW_REG_BIT(UW_I386_ESP);
+			uw_init(&cur, UW_ARCH_I386, &ops, NULL, &r);
+			CHECK(t[i].n, uw_step(&cur) == 1 && cur.how == UW_HOW_SIGFRAME && uw_pc(&cur) == 0x08048123 &&
+			      uw_sp(&cur) == STACK_ADDR + 0x900 && uw_get_reg(&cur, UW_I386_EBX, &v) == 0 && v == 0xb &&
+			      cur.pc_is_exact);
+		}
+	}
+	/* CIE 'S' augmentation: the caller's pc is exact */
+	{
+		reset();
+		size_t c = cie(&eh, 1, "zRS", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+		fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, NULL, 0);
+		c = cie(&eh, 1, "zR", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+		fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x200, 0x100, NULL, 0);
+		use_eh();
+		regs64(&r, CODE_ADDR + 0x110, STACK_ADDR + 0x100);
+		st_put(STACK_ADDR + 0x100, CODE_ADDR + 0x200, 8);	/* start of next FDE */
+		st_put(STACK_ADDR + 0x108, 0x5555, 8);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		CHECK("CIE S: step marks caller pc exact", uw_step(&cur) == 1 && cur.pc_is_exact);
+		CHECK("CIE S: caller looked up at pc (finds the FDE starting there)",
+		      uw_step(&cur) == 1 && trace_lookup == CODE_ADDR + 0x200 && uw_pc(&cur) == 0x5555);
+	}
+}
+
+static void test_fp_fallback(void)
+{
+	struct uw_regs r;
+	uint64_t bp = STACK_ADDR + 0x200, v;
+
+	reset();
+	regs64(&r, TRAMP_ADDR + 0x30, STACK_ADDR + 0x100);
+	r.val[6] = bp;
+	r.defined |= UW_REG_BIT(6);
+	st_put(bp, 0xbbbb, 8);
+	st_put(bp + 8, 0x6666, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("fp fallback off by default", uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_NO_UNWIND_DATA &&
+	      !trace_fp_seen);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	cur.policy = UW_POLICY_FP_FALLBACK;
+	CHECK("fp fallback when enabled", uw_step(&cur) == 1 && cur.how == UW_HOW_FRAME_POINTER && trace_fp_seen &&
+	      uw_pc(&cur) == 0x6666 && uw_sp(&cur) == bp + 16 && uw_get_reg(&cur, 6, &v) == 0 && v == 0xbbbb);
+}
+
+static void test_pt_regs(void)
+{
+	uw_pt_regs pt;
+	struct uw_regs r;
+
+	memset(&pt, 0, sizeof(pt));
+	pt.ip = 0x1122334455667788ull; pt.sp = 0x7ffd00001000ull; pt.bp = 0xb9; pt.bx = 0xb; pt.r12 = 12;
+	pt.ax = 0x1ffffffffull; pt.di = 0xd1; pt.r15 = 15;
+	uw_regs_from_pt_regs(&r, UW_ARCH_X86_64, &pt, UW_X86_64_ALL);
+	CHECK("pt_regs x86_64 mapping", r.val[16] == pt.ip && r.val[7] == pt.sp && r.val[6] == 0xb9 &&
+	      r.val[3] == 0xb && r.val[12] == 12 && r.val[15] == 15 && r.val[5] == 0xd1 &&
+	      r.defined == 0x1ffff);
+	uw_regs_from_pt_regs(&r, UW_ARCH_X86_64, &pt, UW_REG_BIT(16) | UW_REG_BIT(7));
+	CHECK("pt_regs trusted mask", r.defined == (UW_REG_BIT(16) | UW_REG_BIT(7)));
+	uw_regs_from_pt_regs(&r, UW_ARCH_I386, &pt, UW_I386_ALL);
+	CHECK("pt_regs i386 mapping truncates", r.val[UW_I386_EIP] == 0x55667788 && r.val[UW_I386_ESP] == 0x1000 &&
+	      r.val[UW_I386_EAX] == 0xffffffff && r.val[UW_I386_EBP] == 0xb9 && r.val[UW_I386_EDI] == 0xd1 &&
+	      r.defined == 0x1ff);
+}
+
+static void test_i386_walk(void)
+{
+	/* push %ebp; mov %esp,%ebp; two frames */
+	static const uint8_t ins[] = { 0x41, 0x0e, 8, 0x85, 2, 0x42, 0x0d, 5 };
+	struct uw_regs r;
+	uint64_t v, sp = STACK_ADDR + 0x100;
+
+	reset();
+	g_asize = 4;
+	size_t c = cie(&eh, 1, "zR", -4, 8, 0x1b, cie32_ins, sizeof(cie32_ins));
+	fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, ins, sizeof(ins));
+	use_eh();
+	memset(&r, 0, sizeof(r));
+	r.val[UW_I386_EIP] = CODE_ADDR + 0x110;
+	r.val[UW_I386_ESP] = sp - 0x20;
+	r.val[UW_I386_EBP] = sp;
+	r.val[UW_I386_ESI] = 0x51;
+	r.defined = UW_REG_BIT(UW_I386_EIP) | UW_REG_BIT(UW_I386_ESP) | UW_REG_BIT(UW_I386_EBP) |
+		    UW_REG_BIT(UW_I386_ESI);
+	st_put(sp, sp + 0x40, 4);			/* saved ebp */
+	st_put(sp + 4, CODE_ADDR + 0x120, 4);	/* RA, same function again */
+	st_put(sp + 0x40, 0, 4);
+	st_put(sp + 0x44, 0, 4);			/* RA 0: end */
+	uw_init(&cur, UW_ARCH_I386, &ops, NULL, &r);
+	CHECK("i386 walk: frame 1", uw_step(&cur) == 1 && uw_pc(&cur) == CODE_ADDR + 0x120 &&
+	      uw_sp(&cur) == sp + 8 && uw_get_reg(&cur, UW_I386_EBP, &v) == 0 && v == sp + 0x40 &&
+	      uw_get_reg(&cur, UW_I386_ESI, &v) == 0 && v == 0x51);
+	CHECK("i386 walk: ends at RA 0", uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_END_OF_STACK);
+	/* 32-bit address wrap: CFA = esp + 4 with esp = 0xfffffffc wraps to 0 */
+	memset(&r, 0, sizeof(r));
+	r.val[UW_I386_EIP] = CODE_ADDR + 0x100;
+	r.val[UW_I386_ESP] = 0xfffffffc;
+	r.defined = UW_REG_BIT(UW_I386_EIP) | UW_REG_BIT(UW_I386_ESP);
+	uw_init(&cur, UW_ARCH_I386, &ops, NULL, &r);
+	CHECK("i386: CFA wraps at 32 bits (RA read at 0xfffffffc fails there)",
+	      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_MEMORY_UNREADABLE && cur.stop.addr == 0xfffffffc);
+}
+
+int main(void)
+{
+	test_basic_x86_64();
+	test_cfa_insns();
+	test_expressions();
+	test_encodings();
+	test_hdr();
+	test_debug_frame();
+	test_malformed();
+	test_walk_stops();
+	test_signal_frames();
+	test_fp_fallback();
+	test_pt_regs();
+	test_i386_walk();
+	return failures ? 1 : 0;
+}
