@@ -1,0 +1,57 @@
+/* Kernel-module compile check of the unwinder core: the whole core is
+ * #included as one translation unit, exactly as the SystemTap runtime will
+ * include it, with a host that reads current's user memory without
+ * faulting.  Loading it runs one unwind attempt of a made-up frame and logs
+ * the stop reason; its real purpose is that it builds with -Werror. */
+#include <linux/module.h>
+#include <linux/init.h>
+#include <linux/uaccess.h>
+
+#define UW_SINGLE_TU
+#include "unwind_all.c"
+
+static int uw_kcheck_read(void *host, uint64_t addr, void *buf, uint32_t len)
+{
+	(void)host;
+	if (copy_from_user_nofault(buf, (const void __user *)(unsigned long)addr,
+				   len))
+		return -1;
+	return 0;
+}
+
+static int uw_kcheck_find(void *host, uint64_t pc, struct uw_tables *out)
+{
+	(void)host;
+	(void)pc;
+	(void)out;
+	return -1;
+}
+
+static const struct uw_host_ops uw_kcheck_ops = {
+	.read_mem = uw_kcheck_read,
+	.find_tables = uw_kcheck_find,
+};
+
+static struct uw_cursor uw_kcheck_cursor;
+
+static int __init uw_kcheck_init(void)
+{
+	struct uw_regs regs = { .defined = UW_REG_BIT(UW_X86_64_RIP) };
+
+	regs.val[UW_X86_64_RIP] = 0x1000;
+	if (uw_init(&uw_kcheck_cursor, UW_ARCH_X86_64, &uw_kcheck_ops, NULL,
+		    &regs) == 0)
+		uw_step(&uw_kcheck_cursor);
+	pr_info("uw_kcheck: %s\n",
+		uw_stop_reason_name(uw_kcheck_cursor.stop.reason));
+	return 0;
+}
+
+static void __exit uw_kcheck_exit(void)
+{
+}
+
+module_init(uw_kcheck_init);
+module_exit(uw_kcheck_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("stap-unwind core: kernel compile check");
