@@ -242,8 +242,10 @@ enum uw_how {
 struct uw_arch_desc;		/* per-architecture facts, arch.c */
 
 /* Caller-provided; holds all state and scratch space, so the core needs no
- * allocation and little kernel stack.  About 5 KiB: do not put it on a
- * kernel stack. */
+ * allocation and little kernel stack (uw_step's deepest call chain uses
+ * about 1.2 KiB, measured with -fstack-usage).  The cursor itself is about
+ * 6.8 KiB on x86_64: do not put it on a kernel stack (per-CPU or per-
+ * context storage instead). */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */

@@ -8,8 +8,10 @@
  */
 #define _GNU_SOURCE
 #include <execinfo.h>
+#include <signal.h>
 #include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -73,11 +75,17 @@ static int find_cb(struct dl_phdr_info *info, size_t size, void *data)
 	return 1;
 }
 
+/* When set, pretend no module covers the signal trampoline at hide_pc, so
+ * the core must recognise it by its instruction bytes. */
+static volatile uint64_t hide_pc;
+
 static int self_find(void *host, uint64_t pc, struct uw_tables *out)
 {
 	struct find_arg a = { (uintptr_t)pc, out, 0 };
 
 	(void)host;
+	if (hide_pc && pc + 1 >= hide_pc && pc < hide_pc + 16)
+		return -1;
 	dl_iterate_phdr(find_cb, &a);
 	return a.found ? 0 : -1;
 }
@@ -86,10 +94,12 @@ static const struct uw_host_ops self_ops = { self_read, self_find, NULL };
 
 #define MAXF 64
 static void *bt[MAXF];
-static int nbt;
+static volatile int nbt;
 static uint64_t ours[MAXF];
-static int nours;
-static enum uw_stop_reason last_reason;
+static volatile int nours;	/* also written in the signal handler */
+static volatile enum uw_stop_reason last_reason;
+static volatile uint64_t tramp_pc;	/* pc of the last signal frame seen */
+static volatile int sigframe_steps;	/* steps made by instruction bytes */
 
 static __attribute__((noinline)) void capture_and_unwind(void)
 {
@@ -138,8 +148,17 @@ static __attribute__((noinline)) void capture_and_unwind(void)
 #endif
 	nbt = backtrace(bt, MAXF);
 	nours = 0;
-	while (nours < MAXF && uw_step(&cur) == 1)
+	sigframe_steps = 0;
+	while (nours < MAXF && uw_step(&cur) == 1) {
+		if (cur.pc_is_exact && nours > 0)
+			tramp_pc = ours[nours - 1];
+		if (cur.how == UW_HOW_SIGFRAME)
+			sigframe_steps++;
+		if (getenv("UW_VERBOSE"))
+			printf("note: frame %d pc 0x%llx how %d exact %d\n", nours,
+			       (unsigned long long)uw_pc(&cur), cur.how, cur.pc_is_exact);
 		ours[nours++] = uw_pc(&cur);
+	}
 	last_reason = cur.stop.reason;
 	if (cur.stop.reason != UW_STOP_END_OF_STACK)
 		printf("note: stopped: %s at pc 0x%llx addr 0x%llx in %s\n",
@@ -153,14 +172,13 @@ __attribute__((noinline)) void uw_level3(int n) { capture_and_unwind(); __asm__ 
 __attribute__((noinline)) void uw_level2(int n) { uw_level3(n + 1); __asm__ volatile("" ::: "memory"); }
 __attribute__((noinline)) void uw_level1(int n) { uw_level2(n + 1); __asm__ volatile("" ::: "memory"); }
 
-int main(void)
+/* Return addresses of ours and of backtrace() agree from our first
+ * caller on (bt[0] is in capture_and_unwind itself or, under ASan, in the
+ * backtrace interceptor). */
+static int same_frames(void)
 {
 	int i, k, same;
 
-	uw_level1(0);
-	/* bt[0] is in capture_and_unwind itself (or, under ASan, in the
-	 * backtrace interceptor); from our first caller on, both lists are
-	 * return addresses. */
 	for (k = 0; k < nbt && nours > 0; k++)
 		if ((uint64_t)(uintptr_t)bt[k] == ours[0])
 			break;
@@ -173,8 +191,47 @@ int main(void)
 			       i < nbt ? bt[i] : NULL,
 			       i < nours ? (unsigned long long)ours[i] : 0ULL);
 	}
+	return same;
+}
+
+static void handler(int sig)
+{
+	(void)sig;
+	uw_level1(0);
+}
+
+int main(void)
+{
+	struct sigaction sa;
+	int n;
+
+	uw_level1(0);
 	check(nours >= 5, "selfunwind: at least 5 frames");
-	check(same, "selfunwind: same return addresses as glibc backtrace()");
+	check(same_frames(), "selfunwind: same return addresses as glibc backtrace()");
 	check(last_reason == UW_STOP_END_OF_STACK, "selfunwind: ends at end of stack");
+
+	/* Through a signal frame: glibc's restorer (CFI with 'S'). */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigaction(SIGUSR1, &sa, NULL);
+	n = nours;
+	raise(SIGUSR1);
+	printf("note: %d frames without, %d with the signal frame\n", n, nours);
+	if (getenv("UW_VERBOSE"))
+		for (int i = 0; i < nours; i++)
+			printf("note: frame %d 0x%llx\n", i, (unsigned long long)ours[i]);
+	check(nours > n, "selfunwind signal: more frames than without the signal");
+	check(same_frames(), "selfunwind signal: same return addresses as glibc backtrace()");
+	check(last_reason == UW_STOP_END_OF_STACK, "selfunwind signal: ends at end of stack");
+	check(sigframe_steps == 0 && tramp_pc != 0, "selfunwind signal: trampoline unwound by its CFI");
+
+	/* The same, with the trampoline's CFI hidden: recognised by bytes,
+	 * registers from the sigcontext (checks the frame offsets). */
+	hide_pc = tramp_pc;
+	raise(SIGUSR1);
+	hide_pc = 0;
+	check(sigframe_steps == 1, "selfunwind signal by bytes: trampoline recognised");
+	check(same_frames(), "selfunwind signal by bytes: same return addresses as glibc backtrace()");
+	check(last_reason == UW_STOP_END_OF_STACK, "selfunwind signal by bytes: ends at end of stack");
 	return failures ? 1 : 0;
 }
