@@ -274,7 +274,19 @@ struct host {
 	struct uw_space *space;
 	const struct uw_snapshot *snap;
 	pid_t live_pid;
+	bool step_found_fde; /* the current uw_step found CFI for its pc */
 };
+
+static void host_trace(void *arg, enum uw_trace_event ev, uint64_t a, uint64_t b)
+{
+	struct host *h = arg;
+	(void)a;
+	(void)b;
+	if (ev == UW_TR_STEP)
+		h->step_found_fde = false;
+	else if (ev == UW_TR_FDE || ev == UW_TR_SIGFRAME)
+		h->step_found_fde = true;
+}
 
 static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
 {
@@ -315,13 +327,14 @@ static int host_find_tables(void *arg, uint64_t pc, struct uw_tables *out)
 static const struct uw_host_ops host_ops = {
 	.read_mem = host_read_mem,
 	.find_tables = host_find_tables,
+	.trace = host_trace,
 };
 
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
-		   struct uw_frame *out, int max, struct uw_ours_result *res)
+		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res)
 {
 	static __thread struct uw_cursor cursor; /* ~5 KiB: keep it off the stack */
-	struct host h = { sp, s, live_pid };
+	struct host h = { sp, s, live_pid, false };
 	struct uw_regs regs;
 	enum uw_arch arch = s->arch == 64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
 
@@ -332,14 +345,21 @@ int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_
 		res->stop_reason = uw_stop_reason_name(cursor.stop.reason);
 		return 0;
 	}
+	if (fp_fallback)
+		cursor.policy |= UW_POLICY_FP_FALLBACK;
 	int n = 0;
 	do {
 		if (n == max)
 			break;
 		uint64_t frame_sp = uw_sp(&cursor);
 		out[n++] = (struct uw_frame){ uw_pc(&cursor), frame_sp, cursor.pc_is_exact != 0,
-					      frame_sp != 0 };
-	} while (uw_step(&cursor) == 1);
+					      frame_sp != 0, false };
+		h.step_found_fde = true;
+		bool stepped = uw_step(&cursor) == 1;
+		out[n - 1].no_cfi_to_caller = !h.step_found_fde;
+		if (!stepped)
+			break;
+	} while (1);
 	res->nframes = n;
 	res->stop_reason = uw_stop_reason_name(cursor.stop.reason);
 	res->stop_pc = cursor.stop.pc;

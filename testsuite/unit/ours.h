@@ -28,9 +28,9 @@ struct uw_ours_result {
 };
 
 /* Unwind snapshot S in space SP; LIVE_PID > 0 lets reads fall back to the
-   live process.  */
+   live process; FP_FALLBACK sets UW_POLICY_FP_FALLBACK.  */
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
-		   struct uw_frame *out, int max, struct uw_ours_result *res);
+		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res);
 
 /* Exposed for the benchmark and for other peers that want the same table
    lookup: the module covering PC, with its ELF image and bias.  */

@@ -243,23 +243,41 @@ int uw_snapshot_read_next(FILE *f, struct uw_snapshot *s)
 		struct snap_frame_rec r;
 		if (fread(&r, sizeof r, 1, f) != 1)
 			return -1;
-		s->frames[i] = (struct uw_frame){ r.pc, r.sp, r.flags & 1, (r.flags & 2) != 0 };
+		s->frames[i] = (struct uw_frame){ .pc = r.pc, .sp = r.sp, .activation = r.flags & 1, .has_sp = (r.flags & 2) != 0 };
 	}
 	uw_snapshot_parse_maps(s);
 	return 1;
 }
 
-bool uw_frames_equal(const struct uw_frame *a, int na, const struct uw_frame *b, int nb)
+/* libdwfl calls a signal trampoline frame an activation too (its
+   isactivation is "this or the next frame is a signal frame"), while the
+   trampoline's pc is the return address the kernel pushed for the handler.
+   Both name the same pc; only the flag's convention differs, so the flag of
+   a trampoline frame (an activation followed by another activation in
+   libdwfl's list) is not compared.  */
+static bool oracle_trampoline(const struct uw_frame *oracle, int n, int i)
 {
-	if (na != nb)
-		return false;
-	for (int i = 0; i < na; i++) {
-		if (a[i].pc != b[i].pc || a[i].activation != b[i].activation)
-			return false;
-		if (a[i].has_sp && b[i].has_sp && a[i].sp != b[i].sp)
-			return false;
+	return i > 0 && i + 1 < n && oracle[i].activation && oracle[i + 1].activation;
+}
+
+bool uw_frames_equal(const struct uw_frame *oracle, int na, const struct uw_frame *b, int nb)
+{
+	return na == nb && uw_frames_first_difference(oracle, na, b, nb) == na;
+}
+
+int uw_frames_first_difference(const struct uw_frame *oracle, int na, const struct uw_frame *b,
+			       int nb)
+{
+	int i = 0;
+	for (; i < na && i < nb; i++) {
+		if (oracle[i].pc != b[i].pc)
+			break;
+		if (oracle[i].activation != b[i].activation && !oracle_trampoline(oracle, na, i))
+			break;
+		if (oracle[i].has_sp && b[i].has_sp && oracle[i].sp != b[i].sp)
+			break;
 	}
-	return true;
+	return i; /* == min(na, nb) when every common frame matches */
 }
 
 void uw_frames_print(FILE *f, const char *who, const struct uw_frame *fr, int n,

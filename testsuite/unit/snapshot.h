@@ -40,6 +40,9 @@ struct uw_frame {
 	uint64_t sp;      /* sp on entry to this frame's pc (caller's CFA) */
 	bool activation;
 	bool has_sp;
+	bool no_cfi_to_caller; /* ours only, not saved: no FDE covered this
+				  frame's pc, so the step to its caller (if
+				  any) was the frame-pointer fallback */
 };
 
 struct uw_region {
@@ -92,9 +95,13 @@ int uw_snapshot_write(FILE *f, const struct uw_snapshot *s);
 int uw_snapshot_read_header(FILE *f);
 int uw_snapshot_read_next(FILE *f, struct uw_snapshot *s);
 
-/* Frames: "same" means same length, same pcs and same activation flags,
-   and the same sp wherever both sides give one.  */
-bool uw_frames_equal(const struct uw_frame *a, int na, const struct uw_frame *b, int nb);
+/* Frames: "same" means same length, same pcs and same activation flags
+   (see snapshot.c for signal trampolines), and the same sp wherever both
+   sides give one.  ORACLE is libdwfl's list.  */
+bool uw_frames_equal(const struct uw_frame *oracle, int na, const struct uw_frame *b, int nb);
+/* Index of the first frame that differs; min(na, nb) if none does.  */
+int uw_frames_first_difference(const struct uw_frame *oracle, int na, const struct uw_frame *b,
+			       int nb);
 void uw_frames_print(FILE *f, const char *who, const struct uw_frame *fr, int n,
 		     const struct uw_snapshot *s);
 

@@ -25,9 +25,26 @@
      --save-diffs FILE  write the snapshots where the unwinders disagree
      --max-reports N    print at most N disagreements in full (20)
      --no-ours          oracle only (to record snapshots)
-   Prints one "DIFF" block per disagreement and finally
-     uw-trace: LABEL stops=N agree=A differ=D oracle_errors=E
-   and exits 0 when D == 0, 1 when they disagree, 2 on a harness error.  */
+     --strict           no frame-pointer fallback in our library; by default
+                        it follows the frame-pointer chain where no CFI
+                        covers a pc, as libdwfl's x86 backends do
+     --gdb-views N      third view, at most N times per run: at the first
+                        disagreement of each kind (arch, function where the
+                        two part, which side is longer) detach, let gdb print
+                        the backtrace of the stopped thread, re-attach; gdb's
+                        verdict then stands for every stop of that kind
+   Prints a DIFFKEY line for every disagreement, a "DIFF" block with both
+   frame lists for the first of each kind, one DIFFKIND line per kind with
+   gdb's verdict, and finally
+     uw-trace: LABEL stops=N agree=A differ=D ... ours_right=R
+               oracle_right=O unresolved=U
+   In step mode a shadow stack (calls, returns and signal deliveries seen
+   while stepping) gives the true innermost frames at every stop; it is
+   checked against both unwinders and settles their disagreements.
+   Exit status: 0 when every disagreement (if any) was settled in our
+   library's favour and no frame contradicts the shadow stack (except in
+   code without CFI, reported separately), 1 otherwise, 2 on a harness
+   error.  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -60,10 +77,30 @@ struct options {
 	const char *save_diffs_file;
 	long max_reports;
 	bool no_ours;
+	long gdb_views;
+	bool strict;
 };
 
 struct stats {
 	long stops, agree, differ, oracle_errors, ours_unclean;
+	/* Disagreeing stops by the third view's verdict on their kind.  */
+	long differ_ours_right, differ_oracle_right, differ_unresolved;
+	long gdb_runs;
+	/* Step mode: checks against the shadow stack.  */
+	long truth_checked, truth_ours_wrong, truth_ours_wrong_nocfi, truth_oracle_wrong;
+	long differ_both_wrong;
+	long truth_settled_ours, truth_settled_oracle;
+};
+
+#define MAX_DIFF_KINDS 256
+enum verdict { UNDECIDED, OURS_RIGHT, ORACLE_RIGHT };
+static const char *const verdict_names[] = { "undecided", "ours", "oracle" };
+
+struct diff_kind {
+	char key[600];
+	long seen;
+	enum verdict verdict;
+	char evidence[80]; /* label of the stop gdb looked at */
 };
 
 struct tracer {
@@ -76,6 +113,8 @@ struct tracer {
 	FILE *save, *save_diffs;
 	struct stats st;
 	bool incomplete; /* stepping gave up before the function returned */
+	int nkinds;
+	struct diff_kind kinds[MAX_DIFF_KINDS];
 };
 
 static void die(const char *what)
@@ -100,20 +139,117 @@ static void print_frames(struct tracer *t, const char *who, const struct uw_fram
 	}
 }
 
-static int first_difference(const struct uw_frame *a, int na, const struct uw_frame *b, int nb)
+/* ---- the third view ---- */
+
+static void wait_for_sigstop(pid_t pid)
+{
+	int status;
+	while (waitpid(pid, &status, 0) == pid) {
+		if (!WIFSTOPPED(status)) {
+			fprintf(stderr, "uw-trace: tracee ended during a gdb view\n");
+			exit(2);
+		}
+		if (WSTOPSIG(status) == SIGSTOP)
+			return;
+		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)WSTOPSIG(status));
+	}
+	die("waitpid");
+}
+
+/* Let gdb unwind the stopped thread: hand the process over stopped (detach
+   with SIGSTOP), run gdb in batch mode on it, and take it back.  Returns
+   gdb's frame pcs (return addresses above frame 0), or -1.  */
+static int gdb_view(struct tracer *t, uint64_t *pcs, int max, char *text, size_t textlen)
+{
+	if (ptrace(PTRACE_DETACH, t->pid, NULL, (void *)(long)SIGSTOP) != 0)
+		return -1;
+	char cmd[512];
+	snprintf(cmd, sizeof cmd,
+		 "gdb -nx -q -batch -p %d -ex 'set backtrace past-main on'"
+		 " -ex 'set backtrace past-entry on' -ex 'set backtrace limit %d'"
+		 " -ex 'frame apply all -q p/x $pc' 2>/dev/null",
+		 t->pid, max);
+	FILE *p = popen(cmd, "r");
+	int n = 0;
+	size_t used = 0;
+	char line[512];
+	text[0] = '\0';
+	while (p && fgets(line, sizeof line, p)) {
+		unsigned long long pc;
+		if (sscanf(line, "$%*d = 0x%llx", &pc) == 1 && n < max) {
+			pcs[n++] = pc;
+			used += (size_t)snprintf(text + used, used < textlen ? textlen - used : 0,
+						 " %#llx", pc);
+		}
+	}
+	if (p)
+		pclose(p);
+	/* gdb leaves a process it found stopped stopped; attach again.  */
+	if (ptrace(PTRACE_ATTACH, t->pid, NULL, NULL) != 0)
+		die("PTRACE_ATTACH after gdb");
+	wait_for_sigstop(t->pid);
+	ptrace(PTRACE_SETOPTIONS, t->pid, NULL, (void *)(long)PTRACE_O_EXITKILL);
+	return n;
+}
+
+static int common_prefix(const uint64_t *pcs, int n, const struct uw_frame *fr, int nfr)
 {
 	int i = 0;
-	for (; i < na && i < nb; i++)
-		if (a[i].pc != b[i].pc || a[i].activation != b[i].activation ||
-		    (a[i].has_sp && b[i].has_sp && a[i].sp != b[i].sp))
-			break;
+	while (i < n && i < nfr && pcs[i] == fr[i].pc)
+		i++;
 	return i;
+}
+
+/* gdb sides with the unwinder whose pcs it shares the longer prefix with
+   (a whole list counts one more than a prefix of it); a tie decides
+   nothing.  */
+static enum verdict gdb_verdict(const uint64_t *pcs, int n, const struct uw_frame *oracle,
+				int noracle, const struct uw_frame *ours, int nours)
+{
+	if (n <= 0)
+		return UNDECIDED;
+	int with_ours = common_prefix(pcs, n, ours, nours);
+	int with_oracle = common_prefix(pcs, n, oracle, noracle);
+	with_ours += with_ours == n && n == nours;
+	with_oracle += with_oracle == n && n == noracle;
+	return with_ours > with_oracle ? OURS_RIGHT : with_oracle > with_ours ? ORACLE_RIGHT : UNDECIDED;
+}
+
+static struct diff_kind *diff_kind_of(struct tracer *t, const char *key)
+{
+	for (int i = 0; i < t->nkinds; i++)
+		if (strcmp(t->kinds[i].key, key) == 0)
+			return &t->kinds[i];
+	if (t->nkinds == MAX_DIFF_KINDS)
+		return NULL;
+	struct diff_kind *k = &t->kinds[t->nkinds++];
+	snprintf(k->key, sizeof k->key, "%s", key);
+	k->verdict = UNDECIDED;
+	return k;
 }
 
 /* ---- one stop ---- */
 
+/* Does FR start with the pcs of TRUTH?  */
+static int truth_prefix(const struct uw_frame *fr, int n, const struct uw_frame *truth,
+			int ntruth)
+{
+	int i = 0;
+	while (i < n && i < ntruth && fr[i].pc == truth[i].pc)
+		i++;
+	return i;
+}
+
+static bool matches_truth(const struct uw_frame *fr, int n, const struct uw_frame *truth,
+			  int ntruth)
+{
+	return truth_prefix(fr, n, truth, ntruth) == ntruth;
+}
+
+/* TRUTH (may be NULL): the innermost frames as the step mode's shadow
+   stack knows them, independent of any unwind table.  */
 static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char *oracle_err,
-			     pid_t live_pid)
+			     pid_t live_pid, const struct uw_frame *truth, int ntruth)
 {
 	struct uw_frame ours[UW_MAX_FRAMES];
 	struct uw_ours_result res = { 0 };
@@ -125,17 +261,60 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 		uw_space_free(t->space);
 		t->space = uw_space_new(t->elf_cache, s);
 	}
-	int n = uw_ours_unwind(t->space, s, live_pid, ours, UW_MAX_FRAMES, &res);
+	int n = uw_ours_unwind(t->space, s, live_pid, !t->opt.strict, ours, UW_MAX_FRAMES, &res);
 	if (!res.stopped_cleanly)
 		t->st.ours_unclean++;
+	bool ours_true = true, oracle_true = true;
+	if (truth) {
+		t->st.truth_checked++;
+		ours_true = matches_truth(ours, n, truth, ntruth);
+		oracle_true = matches_truth(s->frames, s->nframes, truth, ntruth);
+		if (!ours_true) {
+			/* A wrong frame made by the frame-pointer fallback (no CFI
+			   for the frame below it) is a known limitation; anything
+			   else is a bug.  */
+			int wrong = truth_prefix(ours, n, truth, ntruth);
+			bool no_cfi = wrong > 0 && wrong <= n && ours[wrong - 1].no_cfi_to_caller;
+			if (no_cfi)
+				t->st.truth_ours_wrong_nocfi++;
+			else
+				t->st.truth_ours_wrong++;
+			char sym[256] = "?";
+			if (t->oracle)
+				uw_oracle_describe(t->oracle, uw_snapshot_pc(s), true, sym, sizeof sym);
+			printf("TRUTHKEY %s arch=%d at=%s ours wrong at frame %d%s%s\n", s->label, s->arch,
+			       sym, wrong, no_cfi ? " (frame-pointer fallback: no CFI)" : "",
+			       oracle_true ? "" : " (oracle too)");
+			if (t->st.truth_ours_wrong <= t->opt.max_reports) {
+				printf("TRUTH %s: our frames contradict the shadow stack\n", s->label);
+				print_frames(t, "shadow stack (truth, innermost frames)", truth, ntruth);
+				print_frames(t, "ours", ours, n);
+				print_frames(t, "oracle (libdwfl)", s->frames, s->nframes);
+			}
+		}
+		if (!oracle_true)
+			t->st.truth_oracle_wrong++;
+	}
 	if (uw_frames_equal(s->frames, s->nframes, ours, n)) {
 		t->st.agree++;
 		return;
 	}
 	t->st.differ++;
+	/* The shadow stack settles a disagreement within its frames.  */
+	if (truth && !ours_true && !oracle_true) {
+		t->st.differ_both_wrong++;
+		return;
+	}
+	if (ours_true != oracle_true) {
+		if (ours_true)
+			t->st.truth_settled_ours++;
+		else
+			t->st.truth_settled_oracle++;
+		return;
+	}
 	if (t->save_diffs)
 		uw_snapshot_write(t->save_diffs, s);
-	int at = first_difference(s->frames, s->nframes, ours, n);
+	int at = uw_frames_first_difference(s->frames, s->nframes, ours, n);
 	char sym0[256] = "?", symd[256] = "?";
 	if (t->oracle) {
 		uw_oracle_describe(t->oracle, uw_snapshot_pc(s), true, sym0, sizeof sym0);
@@ -148,7 +327,47 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 	/* One greppable line per disagreement, for grouping by cause.  */
 	printf("DIFFKEY %s arch=%d at=%s frame=%d oracle_n=%d ours_n=%d ours_stop=%s near=%s\n",
 	       s->label, s->arch, sym0, at, s->nframes, n, res.stop_reason, symd);
-	if (t->st.differ <= t->opt.max_reports) {
+	/* Kind of disagreement.  When the oracle's list is a clean prefix of
+	   ours (it stopped early without an error) the kind is where it
+	   stopped; otherwise it is the function stopped in, the function where
+	   the lists part (named from our side, as the oracle's pc may be
+	   garbage), and which side is longer.  */
+	char kind_key[600], fn0[256], fnd[256];
+	bool oracle_stopped_early = at == s->nframes && n > s->nframes && !oracle_err;
+	snprintf(fn0, sizeof fn0, "%s", sym0);
+	if (at < n && t->oracle)
+		uw_oracle_describe(t->oracle, ours[at].pc, ours[at].activation, fnd, sizeof fnd);
+	else
+		snprintf(fnd, sizeof fnd, "%s", symd);
+	strtok(fn0, "+");
+	strtok(fnd, "+");
+	if (oracle_stopped_early)
+		snprintf(kind_key, sizeof kind_key, "arch=%d oracle-ends-before=%s", s->arch, fnd);
+	else
+		snprintf(kind_key, sizeof kind_key, "arch=%d in=%s part-at=%s %s", s->arch, fn0, fnd,
+			 n > s->nframes ? "ours-longer" :
+			 n < s->nframes ? "oracle-longer" : "same-length");
+	struct diff_kind *kind = diff_kind_of(t, kind_key);
+	if (kind)
+		kind->seen++;
+	/* gdb looks at the 1st, 50th and 500th stop of each kind; the kind's
+	   verdict stands only while every look agrees.  */
+	bool sample = kind && (kind->seen == 1 || kind->seen == 50 || kind->seen == 500);
+	if (sample && live_pid > 0 && t->st.gdb_runs < t->opt.gdb_views &&
+	    (kind->seen == 1 || kind->verdict != UNDECIDED)) {
+		uint64_t gdb_pcs[UW_MAX_FRAMES];
+		char text[2048];
+		t->st.gdb_runs++;
+		int ng = gdb_view(t, gdb_pcs, UW_MAX_FRAMES, text, sizeof text);
+		enum verdict v = gdb_verdict(gdb_pcs, ng, s->frames, s->nframes, ours, n);
+		kind->verdict = kind->seen == 1 || v == kind->verdict ? v : UNDECIDED;
+		snprintf(kind->evidence, sizeof kind->evidence, "%s", s->label);
+		printf("GDBVIEW %s kind \"%s\": gdb sides with %s; gdb pcs:%s\n", s->label, kind_key,
+		       verdict_names[v], text);
+	}
+	/* Show both frame lists for the first of each kind, and for the
+	   first --max-reports disagreements.  */
+	if (t->st.differ <= t->opt.max_reports || (kind && kind->seen == 1)) {
 		printf("DIFF %s stop %ld pc %#" PRIx64 " sp %#" PRIx64 " (%s)\n", s->label, t->st.stops,
 		       uw_snapshot_pc(s), uw_snapshot_sp(s), sym0);
 		print_frames(t, "oracle (libdwfl)", s->frames, s->nframes);
@@ -159,7 +378,8 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 	}
 }
 
-static void check_live_stop(struct tracer *t, const char *where)
+static void check_live_stop(struct tracer *t, const char *where, const struct uw_frame *truth,
+			    int ntruth)
 {
 	struct uw_snapshot s;
 	int rc = uw_snapshot_capture(&s, t->pid, t->arch);
@@ -184,7 +404,7 @@ static void check_live_stop(struct tracer *t, const char *where)
 			fprintf(stderr, "%s: pc %#llx: oracle: %s after %d frames\n", label,
 				(unsigned long long)uw_snapshot_pc(&s), err, s.nframes);
 	}
-	compare_snapshot(t, &s, err, t->pid);
+	compare_snapshot(t, &s, err, t->pid, truth, ntruth);
 	if (t->save && (t->st.stops - 1) % t->opt.save_every == 0)
 		uw_snapshot_write(t->save, &s);
 	uw_snapshot_free(&s);
@@ -321,9 +541,95 @@ static uint32_t *visit_count(struct visits *v, uint64_t pc)
 	return &v->counts[i];
 }
 
+/* The shadow stack: while single-stepping, every call, return and signal
+   delivery is seen, so the return addresses on the stack are known without
+   any unwind table.  A call entry is a return address and the stack slot
+   holding it; it is live while sp <= slot.  A signal delivery adds two
+   entries: a signal entry (the interrupted pc, an exact pc, live until sp
+   is back at the interrupted sp) and above it a call entry for the
+   handler's return address, the trampoline.
+   When sp moves past a call entry without returning to it (x86_64 glibc
+   vfork pops its return address into a register around the system call)
+   the truth is unknown until the same value is pushed back to the same
+   slot or the next entry goes away; such stops are not checked.  */
+struct shadow_entry {
+	uint64_t slot, value; /* call: return address; signal: interrupted pc */
+	bool signal;
+};
+
+struct shadow {
+	int n;
+	struct shadow_entry e[4 * UW_MAX_FRAMES];
+	bool lost;              /* an entry left the stack without a return */
+	struct shadow_entry lost_entry;
+};
+
+static void shadow_push(struct shadow *sh, struct shadow_entry e)
+{
+	if (sh->n < (int)(sizeof sh->e / sizeof sh->e[0]))
+		sh->e[sh->n++] = e;
+}
+
+/* Same-region test: an alternate signal stack and the main stack are far
+   apart, and sp on one says nothing about slots on the other.  */
+static bool near(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) < (1u << 20);
+}
+
+static void shadow_update(struct shadow *sh, struct tracer *t, uint64_t prev_pc,
+			  uint64_t prev_sp, bool signal_passed, uint64_t pc, uint64_t sp)
+{
+	unsigned word = t->arch == 32 ? 4 : 8;
+	while (sh->n > 0) {
+		struct shadow_entry *top = &sh->e[sh->n - 1];
+		if (!near(top->slot, sp))
+			break;
+		if (top->signal ? sp < top->slot : sp <= top->slot)
+			break;
+		if (!top->signal && pc != top->value) {
+			sh->lost = true;
+			sh->lost_entry = *top;
+		} else if (sh->lost && !top->signal) {
+			sh->lost = false; /* the frame below returned */
+		}
+		sh->n--;
+	}
+	if (signal_passed && !(near(sp, prev_sp) && sp + 64 > prev_sp)) {
+		shadow_push(sh, (struct shadow_entry){ prev_sp, prev_pc, true });
+		shadow_push(sh, (struct shadow_entry){ sp, read_word(t->pid, sp, t->arch), false });
+		return;
+	}
+	if (sp == prev_sp - word) {
+		uint64_t pushed = read_word(t->pid, sp, t->arch);
+		if (sh->lost && sh->lost_entry.slot == sp && sh->lost_entry.value == pushed) {
+			shadow_push(sh, sh->lost_entry);
+			sh->lost = false;
+		} else if (pushed > prev_pc && pushed <= prev_pc + 15 && pushed != pc) {
+			/* A call (but not "call next; pop reg", the i386 PIC
+			   idiom, which lands on its own return address).  */
+			shadow_push(sh, (struct shadow_entry){ sp, pushed, false });
+		}
+	}
+}
+
+/* The frames the shadow stack knows, innermost first; 0 when unknown.  */
+static int shadow_frames(const struct shadow *sh, uint64_t pc, struct uw_frame *out, int max)
+{
+	if (sh->lost)
+		return 0;
+	int n = 0;
+	out[n++] = (struct uw_frame){ .pc = pc, .activation = true };
+	for (int i = sh->n - 1; i >= 0 && n < max; i--)
+		out[n++] = (struct uw_frame){ .pc = sh->e[i].value, .activation = sh->e[i].signal };
+	return n;
+}
+
 static void step_mode(struct tracer *t)
 {
 	struct visits visits = { 0 };
+	static struct shadow shadow;
+	struct uw_frame truth[UW_MAX_FRAMES];
 	char exe[4096];
 	char link[64];
 	snprintf(link, sizeof link, "/proc/%d/exe", t->pid);
@@ -347,14 +653,19 @@ static void step_mode(struct tracer *t)
 	ptrace(PTRACE_GETREGS, t->pid, NULL, &regs);
 	uint64_t entry_sp = t->arch == 32 ? (uint32_t)regs.rsp : regs.rsp;
 	uint64_t return_to = read_word(t->pid, entry_sp, t->arch);
+	shadow.n = 0;
+	shadow.lost = false;
+	shadow_push(&shadow, (struct shadow_entry){ entry_sp, return_to, false });
 
 	int sig = 0;
+	uint64_t sp = entry_sp;
 	for (long steps = 0;; steps++) {
 		uint64_t pc = t->arch == 32 ? (uint32_t)regs.rip : regs.rip;
 		if (sig == 0 && ++*visit_count(&visits, pc) <= (uint32_t)t->opt.max_visits) {
 			char where[64];
 			snprintf(where, sizeof where, "step%ld", steps);
-			check_live_stop(t, where);
+			int ntruth = shadow_frames(&shadow, pc, truth, UW_MAX_FRAMES);
+			check_live_stop(t, where, ntruth ? truth : NULL, ntruth);
 		}
 		if (steps >= t->opt.max_steps) {
 			fprintf(stderr, "uw-trace: %s: %s did not return within %ld steps\n",
@@ -362,6 +673,8 @@ static void step_mode(struct tracer *t)
 			t->incomplete = true;
 			break;
 		}
+		uint64_t prev_pc = pc, prev_sp = sp;
+		bool signal_passed = sig != 0;
 		if (ptrace(PTRACE_SINGLESTEP, t->pid, NULL, (void *)(long)sig) != 0)
 			die("PTRACE_SINGLESTEP");
 		sig = wait_stop(t->pid);
@@ -371,13 +684,14 @@ static void step_mode(struct tracer *t)
 		}
 		/* A signal other than our trap is about to be delivered: pass it
 		   on with the next step, which then stops in its handler.  */
-		if (sig == SIGTRAP)
+		if (sig == SIGTRAP || sig == SIGSTOP)
 			sig = 0;
 		ptrace(PTRACE_GETREGS, t->pid, NULL, &regs);
 		pc = t->arch == 32 ? (uint32_t)regs.rip : regs.rip;
-		uint64_t sp = t->arch == 32 ? (uint32_t)regs.rsp : regs.rsp;
+		sp = t->arch == 32 ? (uint32_t)regs.rsp : regs.rsp;
 		if (sig == 0 && pc == return_to && sp > entry_sp)
 			break;
+		shadow_update(&shadow, t, prev_pc, prev_sp, signal_passed, pc, sp);
 	}
 	free(visits.pcs);
 	free(visits.counts);
@@ -410,7 +724,7 @@ static void random_mode(struct tracer *t)
 		}
 		char where[64];
 		snprintf(where, sizeof where, "random%ld", i);
-		check_live_stop(t, where);
+		check_live_stop(t, where, NULL, 0);
 		i++;
 	}
 	finish(t->pid);
@@ -426,7 +740,7 @@ static void replay_mode(struct tracer *t)
 	struct uw_snapshot s;
 	int rc;
 	while ((rc = uw_snapshot_read_next(f, &s)) == 1) {
-		compare_snapshot(t, &s, NULL, 0);
+		compare_snapshot(t, &s, NULL, 0, NULL, 0);
 		uw_snapshot_free(&s);
 	}
 	if (rc < 0) {
@@ -462,6 +776,8 @@ int main(int argc, char **argv)
 		{ "save-diffs", required_argument, NULL, 'D' },
 		{ "max-reports", required_argument, NULL, 'M' },
 		{ "no-ours", no_argument, NULL, 'n' },
+		{ "gdb-views", required_argument, NULL, 'g' },
+		{ "strict", no_argument, NULL, 'T' },
 		{ 0 },
 	};
 	struct tracer t = { .opt = { .label = "run", .seed = 1, .max_delay_us = 300,
@@ -482,6 +798,8 @@ int main(int argc, char **argv)
 		case 'D': t.opt.save_diffs_file = optarg; break;
 		case 'M': t.opt.max_reports = strtol(optarg, NULL, 0); break;
 		case 'n': t.opt.no_ours = true; break;
+		case 'g': t.opt.gdb_views = strtol(optarg, NULL, 0); break;
+		case 'T': t.opt.strict = true; break;
 		default: return 2;
 		}
 	}
@@ -513,11 +831,44 @@ int main(int argc, char **argv)
 		fclose(t.save);
 	if (t.save_diffs)
 		fclose(t.save_diffs);
-	printf("uw-trace: %s stops=%ld agree=%ld differ=%ld oracle_errors=%ld ours_unclean=%ld\n",
+	for (int i = 0; i < t.nkinds; i++) {
+		switch (t.kinds[i].verdict) {
+		case OURS_RIGHT: t.st.differ_ours_right += t.kinds[i].seen; break;
+		case ORACLE_RIGHT: t.st.differ_oracle_right += t.kinds[i].seen; break;
+		default: t.st.differ_unresolved += t.kinds[i].seen; break;
+		}
+	}
+	t.st.differ_ours_right += t.st.truth_settled_ours;
+	t.st.differ_oracle_right += t.st.truth_settled_oracle;
+	t.st.differ_unresolved += t.st.differ - t.st.differ_ours_right - t.st.differ_oracle_right -
+				  t.st.differ_both_wrong -
+				  t.st.differ_unresolved; /* stops beyond MAX_DIFF_KINDS */
+	for (int i = 0; i < t.nkinds; i++)
+		printf("DIFFKIND %s: %ld stops; gdb: %s (%s)\n", t.kinds[i].key, t.kinds[i].seen,
+		       verdict_names[t.kinds[i].verdict],
+		       t.kinds[i].evidence[0] ? t.kinds[i].evidence : "not asked");
+
+	printf("uw-trace: %s stops=%ld agree=%ld differ=%ld oracle_errors=%ld ours_unclean=%ld"
+	       " ours_right=%ld oracle_right=%ld both_wrong=%ld unresolved=%ld\n",
 	       t.opt.label, t.st.stops, t.st.agree, t.st.differ, t.st.oracle_errors,
-	       t.st.ours_unclean);
+	       t.st.ours_unclean, t.st.differ_ours_right, t.st.differ_oracle_right,
+	       t.st.differ_both_wrong, t.st.differ_unresolved);
+	if (t.st.truth_checked)
+		printf("uw-trace: %s shadow-stack checks=%ld ours_wrong=%ld ours_wrong_nocfi=%ld"
+		       " oracle_wrong=%ld (disagreements settled: ours=%ld oracle=%ld)\n",
+		       t.opt.label, t.st.truth_checked, t.st.truth_ours_wrong,
+		       t.st.truth_ours_wrong_nocfi, t.st.truth_oracle_wrong,
+		       t.st.truth_settled_ours, t.st.truth_settled_oracle);
 	uw_space_free(t.space);
 	uw_elf_cache_free(t.elf_cache);
 	uw_oracle_free(t.oracle);
-	return t.st.differ ? 1 : t.incomplete ? 2 : 0;
+	/* Failure: a stop where the oracle (confirmed by the shadow stack or
+	   gdb) or nobody is known to be right, or where our frames contradict
+	   the shadow stack outside code without CFI.  Disagreements settled in
+	   our favour, and the frame-pointer fallback's known limitation in code
+	   without CFI, are reported but do not fail (DejaGnu reports the
+	   latter as XFAIL).  */
+	if (t.st.differ_oracle_right || t.st.differ_unresolved || t.st.truth_ours_wrong)
+		return 1;
+	return t.incomplete ? 2 : 0;
 }
