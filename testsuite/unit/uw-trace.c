@@ -653,6 +653,21 @@ static void step_mode(struct tracer *t)
 	ptrace(PTRACE_GETREGS, t->pid, NULL, &regs);
 	uint64_t entry_sp = t->arch == 32 ? (uint32_t)regs.rsp : regs.rsp;
 	uint64_t return_to = read_word(t->pid, entry_sp, t->arch);
+
+	/* The frames below FUNC's caller do not change while FUNC runs: take
+	   them from gdb once, at FUNC's entry (ordinary code with CFI, where
+	   gdb is reliable), so the truth reaches the outermost frame.  */
+	uint64_t outer[UW_MAX_FRAMES];
+	int nouter = 0;
+	if (t->opt.gdb_views > 0) {
+		char text[2048];
+		int ng = gdb_view(t, outer, UW_MAX_FRAMES, text, sizeof text);
+		if (ng >= 2 && outer[0] == func && outer[1] == return_to) {
+			nouter = ng - 2;
+			memmove(outer, outer + 2, (size_t)nouter * sizeof outer[0]);
+		}
+		printf("GDBOUTER %s: %s%s\n", t->opt.label, nouter ? "" : "(not used) ", text);
+	}
 	shadow.n = 0;
 	shadow.lost = false;
 	shadow_push(&shadow, (struct shadow_entry){ entry_sp, return_to, false });
@@ -665,6 +680,8 @@ static void step_mode(struct tracer *t)
 			char where[64];
 			snprintf(where, sizeof where, "step%ld", steps);
 			int ntruth = shadow_frames(&shadow, pc, truth, UW_MAX_FRAMES);
+			for (int i = 0; ntruth && i < nouter && ntruth < UW_MAX_FRAMES; i++)
+				truth[ntruth++] = (struct uw_frame){ .pc = outer[i] };
 			check_live_stop(t, where, ntruth ? truth : NULL, ntruth);
 		}
 		if (steps >= t->opt.max_steps) {
