@@ -82,9 +82,9 @@ set +e
 	-max_len=300000 -print_final_stats=1 corpus seeds >fuzz.log 2>&1
 rc=$?
 set -e
-grep -E '^(stat::|Done|#[0-9]+.*DONE)' fuzz.log || true
-tail -n 5 fuzz.log
+grep -E '^(#[0-9]+.*(INITED|DONE)|Done|stat::)' fuzz.log || true
 if [ $rc -ne 0 ]; then
+	tail -n 30 fuzz.log
 	echo "run.sh: fuzzer failed (exit $rc); see $build/fuzz.log and crash-*" >&2
 fi
 exit $rc
