@@ -288,12 +288,11 @@ static void host_trace(void *arg, enum uw_trace_event ev, uint64_t a, uint64_t b
 		h->step_found_fde = true;
 }
 
-static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
+bool uw_space_read(const struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
+		   void *buf, size_t len)
 {
-	struct host *h = arg;
-	if (uw_snapshot_read(h->snap, addr, buf, len))
-		return 0;
-	struct uw_space *sp = h->space;
+	if (uw_snapshot_read(s, addr, buf, len))
+		return true;
 	for (int i = 0; i < sp->nfiles; i++) {
 		const struct uw_mapping *m = &sp->files[i];
 		const struct elf_image *im = sp->file_images[i];
@@ -301,10 +300,28 @@ static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
 			continue;
 		uint64_t off = addr - m->start + m->offset;
 		if (off + len > im->size)
-			break;
+			return false;
 		memcpy(buf, im->bytes + off, len);
-		return 0;
+		return true;
 	}
+	return false;
+}
+
+int uw_space_nmodules(const struct uw_space *sp)
+{
+	return sp->nmodules;
+}
+
+const struct uw_module_view *uw_space_module(const struct uw_space *sp, int i)
+{
+	return &sp->modules[i].view;
+}
+
+static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
+{
+	struct host *h = arg;
+	if (uw_space_read(h->space, h->snap, addr, buf, len))
+		return 0;
 	if (h->live_pid > 0) {
 		struct iovec local = { buf, len };
 		struct iovec remote = { (void *)(uintptr_t)addr, len };

@@ -45,5 +45,12 @@ struct uw_module_view {
 	uint64_t debug_frame_off, debug_frame_size; /* file offset, unloaded */
 };
 const struct uw_module_view *uw_space_find_module(struct uw_space *sp, uint64_t pc);
+int uw_space_nmodules(const struct uw_space *sp);
+const struct uw_module_view *uw_space_module(const struct uw_space *sp, int i);
+
+/* The memory model every peer uses: the snapshot's regions, then the
+   read-only file mappings (from the files on disk).  */
+bool uw_space_read(const struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
+		   void *buf, size_t len);
 
 #endif

@@ -96,5 +96,6 @@ cat $logs | sed -n 's/^DIFFKIND \(.*\): \([0-9]*\) stops; gdb: \([a-z]*\).*/\1|\
 	awk -F'|' '{n[$1 " (gdb: " $2 ")"] += $3} END {for (k in n) printf "  %8d  %s\n", n[k], k}' | sort -rn
 echo
 echo "where our frames contradict the shadow stack (stops, by function stopped in):"
-cat $logs | sed -n 's/^TRUTHKEY [^ ]* arch=\([0-9]*\) at=\([^ +]*\)[^ ]* ours wrong at frame [0-9]*\(.*\)/arch=\1 \2\3/p' |
+cat $logs | sed -n 's/^TRUTHKEY [^ ]* arch=\([0-9]*\) at=\(.*\) ours wrong at frame [0-9]*\(.*\)/arch=\1 \2\3/p' |
+	sed 's/+0x[0-9a-f]*//' |
 	sort | uniq -c | sort -rn | sed 's/^/  /'

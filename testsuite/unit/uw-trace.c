@@ -189,6 +189,10 @@ static int gdb_view(struct tracer *t, uint64_t *pcs, int max, char *text, size_t
 		die("PTRACE_ATTACH after gdb");
 	wait_for_sigstop(t->pid);
 	ptrace(PTRACE_SETOPTIONS, t->pid, NULL, (void *)(long)PTRACE_O_EXITKILL);
+	/* End the job-control stop the handover left behind, or the process
+	   would stay stopped under every later PTRACE_CONT; the SIGCONT is
+	   reported (and passed on) at the next resume.  */
+	kill(t->pid, SIGCONT);
 	return n;
 }
 

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Benchmark runtime/unwind against libdw and libunwind on the same recorded
+# snapshots (see bench/uw-bench.c).  Not a test: it reports numbers.
+#   1. record snapshots of the test programs (x86_64 and i386, -O2 without
+#      frame pointers, PIE): random stops while they run every scenario,
+#      plus every 20th single-step stop through top();
+#   2. time each unwinder on every snapshot (median and p99 ns per frame);
+#   3. count instructions per frame under callgrind.
+# usage: bench/run.sh [-b BUILDDIR] [-r REPS] [-n RANDOM_STOPS]
+set -eu
+builddir=.
+reps=20
+stops=500
+while getopts b:r:n: opt; do
+	case $opt in
+	b) builddir=$OPTARG ;;
+	r) reps=$OPTARG ;;
+	n) stops=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+builddir=$(cd "$builddir" && pwd)
+tracer=$builddir/testsuite/unit/uw-trace
+bench=$builddir/bench/uw-bench
+progs=$builddir/testsuite/unit/progs-build
+out=$builddir/bench/run
+for f in "$tracer" "$bench"; do
+	[ -x "$f" ] || { echo "bench/run.sh: $f not built (run make and make check first)" >&2; exit 2; }
+done
+sh "$top/testsuite/unit/build-progs.sh" "$top/testsuite/unit/progs" "$progs" 2>/dev/null
+mkdir -p "$out"
+
+echo "== recording snapshots"
+for arch in 64 32; do
+	prog=$progs/uwt-$arch-O2-nofp-pie
+	"$tracer" --label bench$arch --random "$stops" --save "$out/random$arch.snap" --no-ours \
+		-- "$prog" all 0 50 | tail -1
+	"$tracer" --label bench$arch --step top --save "$out/step$arch.snap" --save-every 20 --no-ours \
+		-- "$prog" all 1 2 | tail -1
+done
+
+echo "== time (clock_gettime around each unwind, caches warm, $reps repetitions)"
+"$bench" --reps "$reps" "$out"/random64.snap "$out"/step64.snap "$out"/random32.snap "$out"/step32.snap
+
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "== no valgrind: instructions per frame not measured"
+	exit 0
+fi
+echo "== instructions per frame (callgrind, collected only inside measure_*, after a warm-up pass)"
+for arch in 64 32; do
+	cg=$out/callgrind.$arch.out
+	frames=$(valgrind --tool=callgrind --callgrind-out-file="$cg" --collect-atstart=no \
+		--toggle-collect=measure_ours --toggle-collect=measure_libdw \
+		--toggle-collect=measure_libunwind \
+		"$bench" --callgrind "$out"/random$arch.snap "$out"/step$arch.snap 2>/dev/null |
+		sed -n "s/^callgrind x86_$arch: \([a-z]*\) \([0-9]*\) frames/\1 \2/p")
+	callgrind_annotate --inclusive=yes "$cg" 2>/dev/null |
+		sed -n 's/^ *\([0-9,]*\) .*:measure_\([a-z]*\) .*/\2 \1/p' | tr -d , |
+		awk -v arch="$arch" -v frames="$frames" '
+			BEGIN { n = split(frames, f, /[ \n]/); for (i = 1; i < n; i += 2) fr[f[i]] = f[i + 1] }
+			{ ir[$1] = $2 }
+			END {
+				for (p in ir) if (fr[p] > 0)
+					printf "instructions: %-9s x86_%s %10.0f per frame (%d frames)\n", p, arch, ir[p] / fr[p], fr[p]
+				if (fr["ours"] > 0 && ir["ours"] > 0)
+					for (p in ir) if (p != "ours" && fr[p] > 0)
+						printf "ratio:  %s / ours (instructions per frame, x86_%s) = %.1fx\n", p, arch, (ir[p] / fr[p]) / (ir["ours"] / fr["ours"])
+			}'
+done

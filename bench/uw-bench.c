@@ -1,0 +1,564 @@
+/* uw-bench: per-frame cost of three unwinders on the same recorded
+   snapshots, all from memory (no ptrace, no live process):
+     ours       runtime/unwind (testsuite/unit/ours.c host callbacks)
+     libdw      elfutils libdwfl: dwfl_attach_state with thread callbacks
+                that read the snapshot
+     libunwind  unw_create_addr_space with accessors over the snapshot
+                (x86_64 snapshots only: Debian's libunwind unwinds only the
+                host architecture)
+   Every peer reads memory through the same function (uw_space_read:
+   snapshot regions, then the mapped files) and keeps its own caches warm:
+   one Dwfl and one unw_addr_space per memory map, our ELF table cache.
+
+   usage: uw-bench [--reps N] [--callgrind] SNAPSHOT-FILE...
+     --reps N      timed unwinds per snapshot and peer (default 20)
+     --callgrind   one warm-up pass, then one pass per peer in
+                   measure_ours / measure_libdw / measure_libunwind (for
+                   valgrind --tool=callgrind --collect-atstart=no
+                   --toggle-collect=measure_*); prints frames per peer
+   Reports per peer: snapshots, frames, agreement with our frames, and the
+   cost per frame of each unwind (ns; median and p99 over all unwinds).  */
+#define _GNU_SOURCE
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef HAVE_LIBUNWIND
+#define UNW_REMOTE_ONLY
+#include <libunwind.h>
+extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip,
+					      unw_dyn_info_t *di, unw_proc_info_t *pi,
+					      int need_unwind_info, void *arg);
+#endif
+
+#include "../testsuite/unit/ours.h"
+#include "../testsuite/unit/snapshot.h"
+
+/* One distinct memory map: our space plus each peer's per-process state. */
+struct process {
+	struct uw_space *space;
+	int arch;
+	Dwfl *dwfl;
+	const struct uw_snapshot *current; /* what the peers' callbacks read */
+#ifdef HAVE_LIBUNWIND
+	unw_addr_space_t unw;
+#endif
+	char vdso_path[64];
+};
+
+struct sample {
+	struct uw_snapshot snap;
+	struct process *proc;
+	int nframes_ours;
+	struct uw_frame ours[UW_MAX_FRAMES];
+};
+
+static struct uw_elf_cache *elf_cache;
+static struct process **procs;
+static int nprocs;
+static struct sample *samples;
+static int nsamples;
+
+/* ---- libdw over a snapshot ---- */
+
+static pid_t dw_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
+{
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = dwfl_arg;
+	return 1;
+}
+
+static bool dw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
+{
+	(void)dwfl;
+	struct process *p = dwfl_arg;
+	if (p->arch == 32) {
+		uint32_t v;
+		if (!uw_space_read(p->space, p->current, addr, &v, 4))
+			return false;
+		*result = v;
+		return true;
+	}
+	uint64_t v;
+	if (!uw_space_read(p->space, p->current, addr, &v, 8))
+		return false;
+	*result = v;
+	return true;
+}
+
+static bool dw_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	struct process *p = thread_arg;
+	const struct user_regs_struct *r = &p->current->regs;
+	if (p->arch == 64) {
+		/* DWARF order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
+		Dwarf_Word regs[17] = { r->rax, r->rdx, r->rcx, r->rbx, r->rsi, r->rdi,
+					r->rbp, r->rsp, r->r8,  r->r9,  r->r10, r->r11,
+					r->r12, r->r13, r->r14, r->r15, r->rip };
+		return dwfl_thread_state_registers(thread, 0, 17, regs);
+	}
+	/* eax ecx edx ebx esp ebp esi edi eip */
+	Dwarf_Word regs[9] = { (uint32_t)r->rax, (uint32_t)r->rcx, (uint32_t)r->rdx,
+			       (uint32_t)r->rbx, (uint32_t)r->rsp, (uint32_t)r->rbp,
+			       (uint32_t)r->rsi, (uint32_t)r->rdi, (uint32_t)r->rip };
+	return dwfl_thread_state_registers(thread, 0, 9, regs);
+}
+
+static const Dwfl_Thread_Callbacks dw_thread_callbacks = {
+	.next_thread = dw_next_thread,
+	.memory_read = dw_memory_read,
+	.set_initial_registers = dw_set_initial_registers,
+};
+
+static const Dwfl_Callbacks dw_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+static Dwfl *dw_new(struct process *p)
+{
+	Dwfl *dwfl = dwfl_begin(&dw_callbacks);
+	dwfl_report_begin(dwfl);
+	for (int i = 0; i < uw_space_nmodules(p->space); i++) {
+		const struct uw_module_view *m = uw_space_module(p->space, i);
+		const char *file = m->path;
+		if (strcmp(m->path, "[vdso]") == 0) {
+			/* libdwfl reports ELF files: give it the vdso image as one. */
+			snprintf(p->vdso_path, sizeof p->vdso_path, "/tmp/uw-bench-vdso-%d-%p",
+				 getpid(), (void *)p);
+			int fd = open(p->vdso_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			if (fd < 0 || write(fd, m->image, m->image_size) != (ssize_t)m->image_size) {
+				perror(p->vdso_path);
+				exit(2);
+			}
+			close(fd);
+			file = p->vdso_path;
+		}
+		/* add_p_vaddr: the module's addresses are its link-time ones
+		   plus BASE, i.e. BASE is the load bias.  */
+		if (!dwfl_report_elf(dwfl, m->path, file, -1, m->bias, true)) {
+			fprintf(stderr, "uw-bench: libdw cannot report %s: %s\n", m->path,
+				dwfl_errmsg(-1));
+		}
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!dwfl_attach_state(dwfl, NULL, 1, &dw_thread_callbacks, p)) {
+		fprintf(stderr, "uw-bench: dwfl_attach_state: %s\n", dwfl_errmsg(-1));
+		exit(2);
+	}
+	return dwfl;
+}
+
+struct dw_collect {
+	struct uw_frame *out;
+	int n, max;
+};
+
+static int dw_frame(Dwfl_Frame *state, void *arg)
+{
+	struct dw_collect *c = arg;
+	Dwarf_Addr pc;
+	bool activation;
+	if (c->n == c->max || !dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	c->out[c->n++] = (struct uw_frame){ .pc = pc, .activation = activation };
+	return DWARF_CB_OK;
+}
+
+static int unwind_libdw(struct sample *s, struct uw_frame *out, int max)
+{
+	struct dw_collect c = { out, 0, max };
+	s->proc->current = &s->snap;
+	dwfl_getthread_frames(s->proc->dwfl, 1, dw_frame, &c);
+	return c.n;
+}
+
+/* ---- libunwind over a snapshot ---- */
+
+#ifdef HAVE_LIBUNWIND
+static int lu_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
+			     int need_unwind_info, void *arg)
+{
+	struct process *p = arg;
+	const struct uw_module_view *m = uw_space_find_module(p->space, ip);
+	if (!m || !m->eh_frame_hdr_size)
+		return -UNW_ENOINFO;
+	/* .eh_frame_hdr: version, 3 encodings, eh_frame_ptr, fde_count, then
+	   the sorted table; libunwind reads it remotely through access_mem. */
+	uint64_t hdr = m->eh_frame_hdr_addr + m->bias;
+	uint8_t head[12];
+	if (!uw_space_read(p->space, p->current, hdr, head, sizeof head) || head[0] != 1 ||
+	    head[2] != 0x03 || head[3] != 0x3b)
+		return -UNW_ENOINFO;
+	uint32_t fde_count;
+	memcpy(&fde_count, head + 8, 4);
+	unw_dyn_info_t di = {
+		.start_ip = m->start,
+		.end_ip = m->end,
+		.format = UNW_INFO_FORMAT_REMOTE_TABLE,
+		.u.rti = { .name_ptr = 0, .segbase = hdr,
+			   .table_len = fde_count * 8 / sizeof(unw_word_t),
+			   .table_data = hdr + 12 },
+	};
+	return _Ux86_64_dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
+}
+
+static void lu_put_unwind_info(unw_addr_space_t as, unw_proc_info_t *pi, void *arg)
+{
+	(void)as;
+	(void)arg;
+	free(pi->unwind_info);
+	pi->unwind_info = NULL;
+}
+
+static int lu_get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *addr, void *arg)
+{
+	(void)as;
+	(void)addr;
+	(void)arg;
+	return -UNW_ENOINFO;
+}
+
+static int lu_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+			 void *arg)
+{
+	(void)as;
+	struct process *p = arg;
+	if (write)
+		return -UNW_EINVAL;
+	return uw_space_read(p->space, p->current, addr, val, sizeof *val) ? 0 : -UNW_EINVAL;
+}
+
+static int lu_access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, int write,
+			 void *arg)
+{
+	(void)as;
+	struct process *p = arg;
+	const struct user_regs_struct *r = &p->current->regs;
+	if (write)
+		return -UNW_EINVAL;
+	switch (reg) {
+	case UNW_X86_64_RAX: *val = r->rax; break;
+	case UNW_X86_64_RDX: *val = r->rdx; break;
+	case UNW_X86_64_RCX: *val = r->rcx; break;
+	case UNW_X86_64_RBX: *val = r->rbx; break;
+	case UNW_X86_64_RSI: *val = r->rsi; break;
+	case UNW_X86_64_RDI: *val = r->rdi; break;
+	case UNW_X86_64_RBP: *val = r->rbp; break;
+	case UNW_X86_64_RSP: *val = r->rsp; break;
+	case UNW_X86_64_R8: *val = r->r8; break;
+	case UNW_X86_64_R9: *val = r->r9; break;
+	case UNW_X86_64_R10: *val = r->r10; break;
+	case UNW_X86_64_R11: *val = r->r11; break;
+	case UNW_X86_64_R12: *val = r->r12; break;
+	case UNW_X86_64_R13: *val = r->r13; break;
+	case UNW_X86_64_R14: *val = r->r14; break;
+	case UNW_X86_64_R15: *val = r->r15; break;
+	case UNW_X86_64_RIP: *val = r->rip; break;
+	default: return -UNW_EBADREG;
+	}
+	return 0;
+}
+
+static int lu_access_fpreg(unw_addr_space_t as, unw_regnum_t reg, unw_fpreg_t *val, int write,
+			   void *arg)
+{
+	(void)as;
+	(void)reg;
+	(void)val;
+	(void)write;
+	(void)arg;
+	return -UNW_EBADREG;
+}
+
+static int lu_resume(unw_addr_space_t as, unw_cursor_t *c, void *arg)
+{
+	(void)as;
+	(void)c;
+	(void)arg;
+	return -UNW_EINVAL;
+}
+
+static int lu_get_proc_name(unw_addr_space_t as, unw_word_t addr, char *buf, size_t len,
+			    unw_word_t *off, void *arg)
+{
+	(void)as;
+	(void)addr;
+	(void)buf;
+	(void)len;
+	(void)off;
+	(void)arg;
+	return -UNW_ENOINFO;
+}
+
+static unw_accessors_t lu_accessors = {
+	.find_proc_info = lu_find_proc_info,
+	.put_unwind_info = lu_put_unwind_info,
+	.get_dyn_info_list_addr = lu_get_dyn_info_list_addr,
+	.access_mem = lu_access_mem,
+	.access_reg = lu_access_reg,
+	.access_fpreg = lu_access_fpreg,
+	.resume = lu_resume,
+	.get_proc_name = lu_get_proc_name,
+};
+
+static int unwind_libunwind(struct sample *s, struct uw_frame *out, int max)
+{
+	unw_cursor_t cursor;
+	struct process *p = s->proc;
+	p->current = &s->snap;
+	if (unw_init_remote(&cursor, p->unw, p) != 0)
+		return 0;
+	int n = 0;
+	do {
+		unw_word_t ip;
+		unw_get_reg(&cursor, UNW_REG_IP, &ip);
+		/* libunwind reports return addresses too (its ip is the
+		   caller's resume address); the first frame is exact.  */
+		out[n] = (struct uw_frame){ .pc = ip, .activation = n == 0 ||
+					    unw_is_signal_frame(&cursor) > 0 };
+		n++;
+	} while (n < max && unw_step(&cursor) > 0);
+	return n;
+}
+#endif
+
+/* ---- ours ---- */
+
+static int unwind_ours(struct sample *s, struct uw_frame *out, int max)
+{
+	struct uw_ours_result res;
+	return uw_ours_unwind(s->proc->space, &s->snap, 0, true, out, max, &res);
+}
+
+/* ---- loading ---- */
+
+static struct process *process_for(const struct uw_snapshot *s)
+{
+	for (int i = 0; i < nprocs; i++)
+		if (procs[i]->arch == s->arch && uw_space_matches(procs[i]->space, s))
+			return procs[i];
+	struct process *p = calloc(1, sizeof *p);
+	p->arch = s->arch;
+	p->space = uw_space_new(elf_cache, s);
+	p->current = s;
+	p->dwfl = dw_new(p);
+#ifdef HAVE_LIBUNWIND
+	if (s->arch == 64) {
+		p->unw = unw_create_addr_space(&lu_accessors, 0);
+		unw_set_caching_policy(p->unw, UNW_CACHE_GLOBAL);
+	}
+#endif
+	procs = realloc(procs, (size_t)(nprocs + 1) * sizeof *procs);
+	procs[nprocs++] = p;
+	return p;
+}
+
+static void load(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f || uw_snapshot_read_header(f) != 0) {
+		fprintf(stderr, "uw-bench: %s: not a snapshot file\n", path);
+		exit(2);
+	}
+	for (;;) {
+		samples = realloc(samples, (size_t)(nsamples + 1) * sizeof *samples);
+		struct sample *s = &samples[nsamples];
+		memset(s, 0, sizeof *s);
+		int rc = uw_snapshot_read_next(f, &s->snap);
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			fprintf(stderr, "uw-bench: %s: malformed snapshot\n", path);
+			exit(2);
+		}
+		s->proc = process_for(&s->snap);
+		nsamples++;
+	}
+	fclose(f);
+}
+
+/* ---- measuring ---- */
+
+typedef int (*unwind_fn)(struct sample *, struct uw_frame *, int);
+
+struct peer {
+	const char *name;
+	unwind_fn unwind;
+	int arch_only; /* 0 = both */
+};
+
+static const struct peer peers[] = {
+	{ "ours", unwind_ours, 0 },
+	{ "libdw", unwind_libdw, 0 },
+#ifdef HAVE_LIBUNWIND
+	{ "libunwind", unwind_libunwind, 64 },
+#endif
+};
+#define NPEERS (int)(sizeof peers / sizeof peers[0])
+
+static bool peer_takes(const struct peer *p, const struct sample *s)
+{
+	return !p->arch_only || p->arch_only == s->snap.arch;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* Pass over every snapshot with one peer; returns frames found.  */
+static long pass(const struct peer *p, int arch)
+{
+	struct uw_frame fr[UW_MAX_FRAMES];
+	long frames = 0;
+	for (int i = 0; i < nsamples; i++)
+		if (peer_takes(p, &samples[i]) && (!arch || samples[i].snap.arch == arch))
+			frames += p->unwind(&samples[i], fr, UW_MAX_FRAMES);
+	return frames;
+}
+
+/* Named so callgrind can collect exactly these (--toggle-collect).  */
+__attribute__((noinline)) long measure_ours(int arch) { return pass(&peers[0], arch); }
+__attribute__((noinline)) long measure_libdw(int arch) { return pass(&peers[1], arch); }
+#ifdef HAVE_LIBUNWIND
+__attribute__((noinline)) long measure_libunwind(int arch) { return pass(&peers[2], arch); }
+#endif
+
+static void report_agreement(void)
+{
+	struct uw_frame fr[UW_MAX_FRAMES];
+	for (int i = 0; i < nsamples; i++)
+		samples[i].nframes_ours = unwind_ours(&samples[i], samples[i].ours, UW_MAX_FRAMES);
+	for (int k = 0; k < NPEERS; k++) {
+		for (int arch = 64; arch >= 32; arch -= 32) {
+			long taken = 0, same = 0, frames = 0;
+			for (int i = 0; i < nsamples; i++) {
+				struct sample *s = &samples[i];
+				if (s->snap.arch != arch || !peer_takes(&peers[k], s))
+					continue;
+				int n = peers[k].unwind(s, fr, UW_MAX_FRAMES);
+				taken++;
+				frames += n;
+				bool eq = n == s->nframes_ours;
+				for (int j = 0; eq && j < n; j++)
+					eq = fr[j].pc == s->ours[j].pc;
+				same += eq;
+			}
+			if (taken)
+				printf("frames: %-9s x86_%-2s %6ld snapshots, %7ld frames (%.1f/snapshot),"
+				       " same pcs as ours in %ld\n",
+				       peers[k].name, arch == 64 ? "64" : "32", taken, frames,
+				       (double)frames / taken, same);
+		}
+	}
+}
+
+static void time_peers(int reps)
+{
+	struct uw_frame fr[UW_MAX_FRAMES];
+	double median[NPEERS][2] = { { 0 } };
+	for (int arch = 64; arch >= 32; arch -= 32) {
+		for (int k = 0; k < NPEERS; k++) {
+			size_t cap = (size_t)nsamples * (size_t)reps, n = 0;
+			double *per_frame = malloc(cap * sizeof *per_frame);
+			long frames_total = 0;
+			double ns_total = 0;
+			for (int i = 0; i < nsamples; i++) {
+				struct sample *s = &samples[i];
+				if (s->snap.arch != arch || !peer_takes(&peers[k], s))
+					continue;
+				peers[k].unwind(s, fr, UW_MAX_FRAMES); /* warm */
+				for (int r = 0; r < reps; r++) {
+					double t0 = now_ns();
+					int nf = peers[k].unwind(s, fr, UW_MAX_FRAMES);
+					double dt = now_ns() - t0;
+					if (nf > 0) {
+						per_frame[n++] = dt / nf;
+						frames_total += nf;
+						ns_total += dt;
+					}
+				}
+			}
+			if (n) {
+				qsort(per_frame, n, sizeof *per_frame, cmp_double);
+				median[k][arch == 32] = per_frame[n / 2];
+				printf("time:   %-9s x86_%-2s median %8.1f ns/frame  p99 %8.1f ns/frame"
+				       "  mean %8.1f ns/frame  (%zu unwinds)\n",
+				       peers[k].name, arch == 64 ? "64" : "32", per_frame[n / 2],
+				       per_frame[(size_t)(n * 0.99)], ns_total / frames_total, n);
+			}
+			free(per_frame);
+		}
+		for (int k = 1; k < NPEERS; k++)
+			if (median[k][arch == 32] > 0 && median[0][arch == 32] > 0)
+				printf("ratio:  %s / ours (median, x86_%s) = %.1fx\n", peers[k].name,
+				       arch == 64 ? "64" : "32",
+				       median[k][arch == 32] / median[0][arch == 32]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int reps = 20;
+	bool callgrind = false;
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+			reps = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--callgrind") == 0)
+			callgrind = true;
+		else {
+			fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] SNAPSHOT-FILE...\n");
+			return 2;
+		}
+	}
+	if (i == argc) {
+		fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] SNAPSHOT-FILE...\n");
+		return 2;
+	}
+	unsetenv("DEBUGINFOD_URLS");
+	elf_cache = uw_elf_cache_new();
+	for (; i < argc; i++)
+		load(argv[i]);
+	printf("uw-bench: %d snapshots, %d distinct memory maps\n", nsamples, nprocs);
+
+	if (callgrind) {
+		/* Warm every cache outside the collected functions, then one
+		   collected pass per peer and architecture.  */
+		for (int arch = 64; arch >= 32; arch -= 32) {
+			for (int k = 0; k < NPEERS; k++)
+				pass(&peers[k], arch);
+			printf("callgrind x86_%d: ours %ld frames\n", arch, measure_ours(arch));
+			printf("callgrind x86_%d: libdw %ld frames\n", arch, measure_libdw(arch));
+#ifdef HAVE_LIBUNWIND
+			if (arch == 64)
+				printf("callgrind x86_%d: libunwind %ld frames\n", arch,
+				       measure_libunwind(arch));
+#endif
+		}
+	} else {
+		report_agreement();
+		time_peers(reps);
+	}
+	for (int k = 0; k < nprocs; k++)
+		if (procs[k]->vdso_path[0])
+			unlink(procs[k]->vdso_path);
+	return 0;
+}
