@@ -1,0 +1,285 @@
+/* stap-unwind: stack backtraces for the SystemTap runtime (overlay's
+ * stack.c).
+ *
+ * The interface is the one the 5.6 tapsets (context-unwind.stp,
+ * ucontext-unwind.stp, ucontext-symbols.stp, context-symbols.stp,
+ * context-caller.stp) and the translator's generated code use:
+ *   _stp_init_stack()                       module init
+ *   _stp_get_uregs(c)                       user registers of the probe
+ *   _stp_stack_{kernel,user}_get(c, depth)  pc at depth, 0 past the end
+ *   _stp_stack_{kernel,user}_print(c, sym_flags)
+ *   _stp_stack_{kernel,user}_sprint(str, size, c, sym_flags)
+ * with the per-probe caches c->uwcache_{kernel,user} (reset to
+ * uwcache_uninitialized by the generated probe prologue and by the
+ * print_ubacktrace(pc, sp, fp) variants).
+ *
+ * User stacks: the stap-unwind core (unwind.c).  Kernel stacks: the
+ * kernel's own unwinder (ORC on the supported kernels) through
+ * stack_trace_save_regs(), which is what SystemTap 5.6 falls back to when
+ * it has no kernel CFI (no kernel debuginfo), so kernel output is unchanged.
+ */
+#ifndef _STACK_C_
+#define _STACK_C_
+
+#include "sym.c"
+#include "regs.h"
+
+#include <linux/stacktrace.h>
+#include <linux/uaccess.h>
+
+#if !defined(__x86_64__)
+#error "stap-unwind: stack.c supports x86_64 kernels only"
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Kernel stacks                                                       */
+
+/* stack_trace_save_regs() is not exported; found at module init. */
+static __typeof__(stack_trace_save_regs) *_stp_uw_save_regs_fn;
+
+static int _stp_init_stack(void)
+{
+	_stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
+	dbug_unwind(1, "stack_trace_save_regs at %lx\n",
+		    (unsigned long)_stp_uw_save_regs_fn);
+	return 0;
+}
+
+/* Depth 0 of a kernel stack: where the probe is (for a return probe, the
+ * address it returns to). */
+static unsigned long _stp_uw_kernel_pc0(struct context *c)
+{
+	if (!c->kregs)
+		return 0;
+	if (c->probe_type == stp_probe_type_kretprobe && c->ips.krp.pi)
+		return (unsigned long)_stp_ret_addr_r(c->ips.krp.pi);
+	return REG_IP(c->kregs);
+}
+
+/* Fill the kernel cache in one walk (the kernel's unwinder cannot resume a
+ * walk, and one walk of MAXBACKTRACE frames is cheap). */
+static void _stp_uw_kernel_walk(struct context *c)
+{
+	struct stp_unwind_cache *uc = &c->uwcache_kernel;
+	unsigned long *e = c->kern_bt_entries;
+	unsigned int num = 0, i = 0;
+	unsigned long pc0 = _stp_uw_kernel_pc0(c);
+
+	uc->depth = 0;
+	if (c->kregs) {
+		uc->pc[uc->depth++] = pc0;
+		if (_stp_uw_save_regs_fn)
+			num = ibt_wrapper(unsigned int,
+					  (*_stp_uw_save_regs_fn)(c->kregs, e, MAXBACKTRACE, 0));
+		/* The walk starts with regs->ip itself. */
+		if (num > 0 && (e[0] == REG_IP(c->kregs) || e[0] == pc0))
+			i = 1;
+	} else {
+		/* No registers (begin, timer.s...): where we are now. */
+		num = stack_trace_save(e, MAXBACKTRACE, 0);
+	}
+	for (; i < num && uc->depth < MAXBACKTRACE; i++) {
+		if (e[i] == 0 || e[i] == ULONG_MAX)
+			break;
+		uc->pc[uc->depth++] = e[i];
+	}
+	uc->state = uwcache_finished;
+}
+
+static unsigned long _stp_stack_kernel_get(struct context *c, unsigned depth)
+{
+	if (c->uwcache_kernel.state != uwcache_finished)
+		_stp_uw_kernel_walk(c);
+	if (depth >= c->uwcache_kernel.depth)
+		return 0;
+	return c->uwcache_kernel.pc[depth];
+}
+
+static void _stp_stack_kernel_print(struct context *c, int sym_flags)
+{
+	unsigned n;
+	int more_flags = sym_flags;
+
+	if (c->probe_type == stp_probe_type_kretprobe && c->ips.krp.pi
+	    && (sym_flags & _STP_SYM_FULL) == _STP_SYM_FULL) {
+		_stp_print("Returning from: ");
+		_stp_print_addr((unsigned long)_stp_probe_addr_r(c->ips.krp.pi),
+				sym_flags, NULL, c);
+		_stp_print("Returning to  : ");
+	}
+	if (_stp_stack_kernel_get(c, 0) == 0 && c->uwcache_kernel.depth == 0) {
+		if (sym_flags & _STP_SYM_SYMBOL)
+			_stp_printf("<no kernel backtrace at %s>\n", c->probe_point);
+		else
+			_stp_print("\n");
+		return;
+	}
+#ifndef CONFIG_FRAME_POINTER
+	/* As SystemTap marks frames found by the kernel's unwinder. */
+	more_flags |= _STP_SYM_INEXACT;
+#endif
+	for (n = 0; n < c->uwcache_kernel.depth; n++)
+		_stp_print_addr(c->uwcache_kernel.pc[n],
+				(n == 0 && c->kregs) ? sym_flags : more_flags,
+				NULL, c);
+}
+
+/* ------------------------------------------------------------------ */
+/* User stacks                                                         */
+
+/* The user registers of this probe hit.  In user mode (uprobes, samples
+ * of user code) they are the probe's; otherwise the registers saved when
+ * the task entered the kernel.  On x86_64 every entry path saves all
+ * general registers (which of them still hold user values is decided per
+ * entry path by entry_x86.h), so they are marked full. */
+static struct pt_regs *_stp_get_uregs(struct context *c)
+{
+	if (c->uregs && c->user_mode_p) {
+		c->full_uregs_p = 1;
+	} else if (c->uregs == NULL) {
+		c->uregs = _stp_current_pt_regs();
+		c->full_uregs_p = c->uregs != NULL;
+	}
+	return c->uregs;
+}
+
+static unsigned long _stp_stack_unwind_one_user(struct context *c,
+						unsigned depth)
+{
+	struct stp_unwind_context *uc = &c->uwcontext_user;
+	struct pt_regs *regs;
+	unsigned long pc;
+
+	if (depth == 0) {
+		enum stp_uw_entry entry;
+
+		regs = _stp_get_uregs(c);
+		if (!current->mm || !regs)
+			return 0;
+		entry = stp_uw_classify_entry(current, regs, c->user_mode_p);
+		pc = _stp_uw_user_begin(uc, regs, entry);
+#ifdef STAPCONF_UPROBE_GET_PC
+		if (pc && c->probe_type == stp_probe_type_uretprobe && c->ips.ri)
+			pc = c->ips.ri->ret_addr;
+#endif
+		return pc;
+	}
+	pc = _stp_uw_user_next(uc);
+#ifdef STAPCONF_UPROBE_GET_PC
+	if (pc) {
+		struct uretprobe_instance *ri = NULL;
+		unsigned long real;
+
+		if (c->probe_type == stp_probe_type_uretprobe)
+			ri = c->ips.ri;
+		else if (c->probe_type == stp_probe_type_uprobe)
+			ri = GET_PC_URETPROBE_NONE;
+		if (ri) {
+			real = uprobe_get_pc(ri, pc, UNW_SP(&uc->info));
+			if (real)
+				pc = real;
+		}
+	}
+#endif
+	return pc;
+}
+
+static unsigned long _stp_stack_user_get(struct context *c, unsigned depth)
+{
+	struct stp_unwind_cache *cache = &c->uwcache_user;
+	unsigned long pc = 0;
+
+	if (cache->state == uwcache_uninitialized) {
+		cache->depth = 0;
+		cache->state = uwcache_partial;
+	}
+	if (unlikely(depth >= MAXBACKTRACE))
+		return 0;
+	if (depth < cache->depth)
+		return cache->pc[depth];
+	if (cache->state == uwcache_finished)
+		return 0;
+	while (cache->depth <= depth) {
+		pc = _stp_stack_unwind_one_user(c, cache->depth);
+		cache->pc[cache->depth++] = pc;
+		if (pc == 0 || cache->depth >= MAXBACKTRACE) {
+			cache->state = uwcache_finished;
+			break;
+		}
+	}
+	return pc;
+}
+
+static void _stp_stack_user_print(struct context *c, int sym_flags)
+{
+	struct pt_regs *regs = _stp_get_uregs(c);
+	unsigned n;
+	unsigned long pc;
+
+	if (!current->mm || !regs || _stp_stack_user_get(c, 0) == 0) {
+		if (sym_flags & _STP_SYM_SYMBOL)
+			_stp_printf("<no user backtrace at %s>\n", c->probe_point);
+		else
+			_stp_print("\n");
+		return;
+	}
+#ifdef STAPCONF_UPROBE_GET_PC
+	if (c->probe_type == stp_probe_type_uretprobe && c->ips.ri
+	    && (sym_flags & _STP_SYM_FULL) == _STP_SYM_FULL) {
+		_stp_print("Returning from: ");
+		_stp_print_addr(c->ips.ri->rp->u.vaddr, sym_flags, current, c);
+		_stp_print("Returning to  : ");
+	}
+#endif
+	for (n = 0; n < MAXBACKTRACE; n++) {
+		pc = _stp_stack_user_get(c, n);
+		if (pc == 0)
+			break;
+		_stp_print_addr(pc, sym_flags, current, c);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Backtraces into strings: print into this CPU's (flushed) print buffer,
+ * copy it out, and drop it. */
+
+static void _stp_uw_sprint(char *str, int size, struct context *c,
+			   int sym_flags, int user)
+{
+	struct _stp_log *log;
+	unsigned long flags;
+	int bytes;
+
+	if (!_stp_print_trylock_irqsave(&flags)) {
+		*str = '\0';
+		return;
+	}
+	log = per_cpu_ptr(_stp_log_pcpu, raw_smp_processor_id());
+	__stp_print_flush(log);
+	log->no_flush = true;
+	if (user)
+		_stp_stack_user_print(c, sym_flags);
+	else
+		_stp_stack_kernel_print(c, sym_flags);
+	bytes = min_t(int, size - 1, log->len);
+	memcpy(str, log->buf, bytes);
+	str[bytes] = '\0';
+	log->no_flush = false;
+	log->is_full = false;
+	log->len = 0;
+	_stp_print_unlock_irqrestore(&flags);
+}
+
+static void _stp_stack_kernel_sprint(char *str, int size, struct context *c,
+				     int sym_flags)
+{
+	_stp_uw_sprint(str, size, c, sym_flags, 0);
+}
+
+static void _stp_stack_user_sprint(char *str, int size, struct context *c,
+				   int sym_flags)
+{
+	_stp_uw_sprint(str, size, c, sym_flags, 1);
+}
+
+#endif /* _STACK_C_ */

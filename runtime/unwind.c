@@ -1,0 +1,299 @@
+/* stap-unwind: user-space unwinding for the SystemTap runtime.
+ *
+ * This file replaces the runtime's unwind.c in the overlay.  It connects
+ * the freestanding unwinder core (uwcore/ = runtime/unwind/ of stap-unwind)
+ * to the SystemTap runtime:
+ *   - memory: the current process's memory, read with
+ *     copy_from_user_nofault() (no faults, no sleeping, NMI-safe on x86);
+ *   - unwind tables: the .eh_frame/.eh_frame_hdr (and .debug_frame) copies
+ *     the translator put in struct _stp_module for each module named with
+ *     -d/--ldd, placed with the task-finder vma map; the vdso, and modules
+ *     in the vma map without a struct _stp_module, from their ELF image as
+ *     mapped in the process (PT_GNU_EH_FRAME read from the mapped pages);
+ *   - the initial registers: entry_x86.h.
+ * Kernel stacks do not go through here (stack.c uses the kernel's own
+ * unwinder).
+ */
+#ifndef STP_UW_UNWIND_C
+#define STP_UW_UNWIND_C
+
+#ifndef UW_SINGLE_TU
+#define UW_SINGLE_TU
+#endif
+#include "unwind/unwind.h"
+#include "uwcore/unwind_all.c"
+#include "uwcore/entry_x86.h"
+
+#include <linux/elf.h>
+
+static int stp_uw_read_mem(void *h, uint64_t addr, void *buf, uint32_t len)
+{
+	struct stp_uw_host *host = h;
+	uint64_t limit = host->compat ? 0x100000000ULL : TASK_SIZE_MAX;
+
+	if (len == 0 || addr >= limit || len > limit - addr)
+		return -1;
+	if (copy_from_user_nofault(buf, (const void __user *)(unsigned long)addr,
+				   len))
+		return -1;
+	return 0;
+}
+
+/* ELF program headers of an image mapped at base (its first PT_LOAD, file
+ * offset 0, is mapped there).  Finds the first PT_LOAD's vaddr and extent
+ * and PT_GNU_EH_FRAME.  0 = found an .eh_frame_hdr. */
+#define STP_UW_MAX_PHDRS 16
+static int stp_uw_mapped_elf(struct stp_uw_host *host, unsigned long base,
+			     unsigned long *bias, unsigned long *text_end,
+			     unsigned long *hdr_addr, unsigned long *hdr_size)
+{
+	unsigned char ident[EI_NIDENT];
+	uint64_t phoff, load_vaddr = 0, load_end = 0;
+	unsigned phnum, phentsize, i;
+	int is64, have_load = 0, have_hdr = 0;
+
+	if (stp_uw_read_mem(host, base, ident, sizeof(ident))
+	    || memcmp(ident, ELFMAG, SELFMAG) != 0)
+		return -1;
+	is64 = ident[EI_CLASS] == ELFCLASS64;
+	if (is64) {
+		Elf64_Ehdr eh;
+
+		if (stp_uw_read_mem(host, base, &eh, sizeof(eh)))
+			return -1;
+		phoff = eh.e_phoff;
+		phnum = eh.e_phnum;
+		phentsize = eh.e_phentsize;
+		if (phentsize != sizeof(Elf64_Phdr))
+			return -1;
+	} else if (ident[EI_CLASS] == ELFCLASS32) {
+		Elf32_Ehdr eh;
+
+		if (stp_uw_read_mem(host, base, &eh, sizeof(eh)))
+			return -1;
+		phoff = eh.e_phoff;
+		phnum = eh.e_phnum;
+		phentsize = eh.e_phentsize;
+		if (phentsize != sizeof(Elf32_Phdr))
+			return -1;
+	} else {
+		return -1;
+	}
+	if (phnum > STP_UW_MAX_PHDRS)
+		phnum = STP_UW_MAX_PHDRS;
+	for (i = 0; i < phnum; i++) {
+		uint64_t type, vaddr, memsz, offset;
+
+		if (is64) {
+			Elf64_Phdr ph;
+
+			if (stp_uw_read_mem(host, base + phoff + i * sizeof(ph),
+					    &ph, sizeof(ph)))
+				return -1;
+			type = ph.p_type; vaddr = ph.p_vaddr;
+			memsz = ph.p_memsz; offset = ph.p_offset;
+		} else {
+			Elf32_Phdr ph;
+
+			if (stp_uw_read_mem(host, base + phoff + i * sizeof(ph),
+					    &ph, sizeof(ph)))
+				return -1;
+			type = ph.p_type; vaddr = ph.p_vaddr;
+			memsz = ph.p_memsz; offset = ph.p_offset;
+		}
+		if (type == PT_LOAD && !have_load && offset == 0) {
+			load_vaddr = vaddr;
+			load_end = vaddr + memsz;
+			have_load = 1;
+		} else if (type == PT_GNU_EH_FRAME && !have_hdr) {
+			*hdr_addr = vaddr;
+			*hdr_size = memsz;
+			have_hdr = 1;
+		}
+	}
+	if (!have_load || !have_hdr)
+		return -1;
+	*bias = base - load_vaddr;
+	if (text_end)
+		*text_end = base + (load_end - load_vaddr);
+	return 0;
+}
+
+/* The vdso of the current process, from its mapped image. */
+static void stp_uw_find_vdso(struct stp_uw_host *host)
+{
+	struct stp_uw_vdso *v = &host->vdso;
+	unsigned long base, end = 0;
+	const struct vdso_image *img;
+
+	v->state = -1;
+	if (!current->mm)
+		return;
+	base = (unsigned long)READ_ONCE(current->mm->context.vdso);
+	img = READ_ONCE(current->mm->context.vdso_image);
+	if (!base)
+		return;
+	if (stp_uw_mapped_elf(host, base, &v->bias, &end, &v->hdr_addr,
+			      &v->hdr_size))
+		return;
+	v->start = base;
+	v->end = img ? base + img->size : end;
+	if (v->end < end)
+		v->end = end;
+	v->state = 1;
+}
+
+static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
+{
+	struct stp_uw_host *host = h;
+	unsigned long pc = (unsigned long)pc64;
+	struct _stp_module *m;
+	const char *name = NULL;
+	unsigned long offset = 0, vm_start = 0, vm_end = 0;
+
+	memset(out, 0, sizeof(*out));
+	host->missing = NULL;
+
+	if (host->vdso.state == 0)
+		stp_uw_find_vdso(host);
+	if (host->vdso.state > 0 && pc >= host->vdso.start && pc < host->vdso.end) {
+		/* Tables read from the mapped image: data == NULL. */
+		out->eh_frame_hdr.addr = host->vdso.hdr_addr;
+		out->eh_frame_hdr.size = host->vdso.hdr_size;
+		out->bias = host->vdso.bias;
+		out->module = "[vdso]";
+		return 0;
+	}
+
+	if (host->mod && pc >= host->mod_start && pc < host->mod_end) {
+		m = host->mod;
+		goto have_module;
+	}
+	m = _stp_umod_lookup(pc, host->task, &name, &offset, &vm_start, &vm_end);
+	if (!m) {
+		/* In the vma map without a struct _stp_module (not named with
+		 * -d): its own mapped .eh_frame_hdr, if it is an ELF image. */
+		unsigned long hdr_addr, hdr_size, bias;
+
+		if (name && vm_start >= offset
+		    && stp_uw_mapped_elf(host, vm_start - offset, &bias, NULL,
+					 &hdr_addr, &hdr_size) == 0) {
+			out->eh_frame_hdr.addr = hdr_addr;
+			out->eh_frame_hdr.size = hdr_size;
+			out->bias = bias;
+			out->module = name;
+			return 0;
+		}
+		host->missing = name ? name : "(unknown; retry with -DDEBUG_UNWIND)";
+		return -1;
+	}
+	host->mod = m;
+	host->mod_start = vm_start;
+	host->mod_end = vm_end;
+	/* The translator records each mapping of a known module with its
+	 * distance from the module's first mapping (file offset 0): so
+	 * vm_start - offset is where link-time address 0 is, for ET_DYN.
+	 * ET_EXEC (section ".absolute") is at its link-time addresses. */
+	if (m->num_sections > 0 && m->sections[0].name
+	    && strcmp(m->sections[0].name, ".absolute") == 0)
+		host->mod_bias = 0;
+	else
+		host->mod_bias = vm_start - offset;
+have_module:
+	if (!m->eh_frame_len && !m->debug_frame_len) {
+		host->missing = m->path ? m->path : m->name;
+		return -1;
+	}
+	if (m->eh_frame && m->eh_frame_len) {
+		out->eh_frame.data = m->eh_frame;
+		out->eh_frame.addr = m->eh_frame_addr;
+		out->eh_frame.size = m->eh_frame_len;
+		if (m->unwind_hdr && m->unwind_hdr_len) {
+			out->eh_frame_hdr.data = m->unwind_hdr;
+			out->eh_frame_hdr.addr = m->unwind_hdr_addr;
+			out->eh_frame_hdr.size = m->unwind_hdr_len;
+		}
+	}
+	if (m->debug_frame && m->debug_frame_len) {
+		out->debug_frame.data = m->debug_frame;
+		out->debug_frame.size = m->debug_frame_len;
+	}
+	out->bias = host->mod_bias;
+	out->module = m->path;
+	return 0;
+}
+
+static const struct uw_host_ops stp_uw_ops = {
+	.read_mem = stp_uw_read_mem,
+	.find_tables = stp_uw_find_tables,
+};
+
+static void stp_uw_sync_info(struct stp_unwind_context *uc)
+{
+	struct unwind_frame_info *info = &uc->info;
+	const struct uw_cursor *cur = &uc->cursor;
+	uint64_t bp = 0;
+
+	info->regs.ip = (unsigned long)uw_pc(cur);
+	info->regs.sp = (unsigned long)uw_sp(cur);
+	uw_get_reg(cur, info->compat ? UW_I386_EBP : UW_X86_64_RBP, &bp);
+	info->regs.bp = (unsigned long)bp;
+	info->defined = cur->regs.defined;
+}
+
+/* Begin a user unwind of the current task.  regs: the user registers (the
+ * probe's, task_pt_regs(current), or the script's); entry: how they were
+ * obtained (entry_x86.h), or STP_UW_ENTRY_NONE.  Returns the pc of the
+ * first frame, or 0 if there is no user stack. */
+static unsigned long _stp_uw_user_begin(struct stp_unwind_context *uc,
+					struct pt_regs *regs,
+					enum stp_uw_entry entry)
+{
+	struct uw_regs r;
+	enum uw_arch arch;
+	int compat = _stp_is_compat_task();
+
+	memset(&uc->host, 0, sizeof(uc->host));
+	memset(&uc->info, 0, sizeof(uc->info));
+	uc->info.entry = entry;
+	uc->info.compat = compat;
+	if (entry == STP_UW_ENTRY_NONE || !regs)
+		return 0;
+	uc->host.task = current;
+	uc->host.compat = compat;
+	arch = compat ? UW_ARCH_I386 : UW_ARCH_X86_64;
+	stp_uw_entry_regs(&r, arch, entry, regs);
+	if (uw_init(&uc->cursor, arch, &stp_uw_ops, &uc->host, &r) != 0)
+		return 0;
+	uc->cursor.max_depth = MAXBACKTRACE;
+	stp_uw_sync_info(uc);
+	return UNW_PC(&uc->info);
+}
+
+/* One more frame: its pc, or 0 when the unwind stops. */
+static unsigned long _stp_uw_user_next(struct stp_unwind_context *uc)
+{
+	unsigned long pc;
+	unsigned long limit = uc->host.compat ? 0xffffffffUL : TASK_SIZE_MAX;
+
+	if (!uc->host.task || uw_step(&uc->cursor) != 1) {
+		if (uc->host.task
+		    && uc->cursor.stop.reason == UW_STOP_NO_UNWIND_DATA
+		    && uc->host.missing && !uc->host.warned) {
+			uc->host.warned = 1;
+			_stp_warn("Missing unwind data for a module, rerun with 'stap -d %s'\n",
+				  uc->host.missing);
+		}
+		dbug_unwind(1, "user unwind stopped: %s at pc %llx\n",
+			    uw_stop_reason_name(uc->cursor.stop.reason),
+			    (unsigned long long)uc->cursor.stop.pc);
+		return 0;
+	}
+	stp_uw_sync_info(uc);
+	pc = UNW_PC(&uc->info);
+	if (pc == 0 || pc >= limit)
+		return 0;
+	return pc;
+}
+
+#endif /* STP_UW_UNWIND_C */

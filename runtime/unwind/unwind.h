@@ -1,0 +1,222 @@
+/* stap-unwind: the "unwind/unwind.h" of the SystemTap runtime overlay.
+ *
+ * What the rest of the SystemTap 5.6 runtime and the translator's
+ * generated code need from this header:
+ *   - struct stp_unwind_cache (per-probe cache of unwound pcs, reset by the
+ *     generated probe prologue through uwcache_{user,kernel}.state) and
+ *     struct stp_unwind_context (uwcontext_{user,kernel}), both members of
+ *     struct context (common_probe_context.h) when STP_NEED_UNWIND_DATA;
+ *   - MAXBACKTRACE;
+ *   - for line tables (sym.c, sym2.c with STP_NEED_LINE_DATA): the
+ *     DW_EH_PE_* / DW_FORM_* / DW_LNCT_* constants and
+ *     read_pointer(&p, end, encoding, user, compat_task).
+ * The unwinding itself is the stap-unwind core (uwcore/ = runtime/unwind/),
+ * driven by unwind.c and stack.c of this overlay.
+ */
+#ifndef _STP_UNWIND_H_
+#define _STP_UNWIND_H_
+
+#ifndef MAXBACKTRACE
+#define MAXBACKTRACE 20
+#endif
+
+#if defined(STP_USE_DWARF_UNWINDER) || defined(STP_NEED_LINE_DATA)
+
+#if defined(__x86_64__)
+#include "unwind/x86_64.h"
+#else
+#error "stap-unwind: only x86_64 kernels are supported"
+#endif
+
+/* Pointer encodings (LSB "DWARF Extensions", .eh_frame_hdr). */
+#define DW_EH_PE_absptr		0x00
+#define DW_EH_PE_leb128		0x01
+#define DW_EH_PE_data2		0x02
+#define DW_EH_PE_data4		0x03
+#define DW_EH_PE_data8		0x04
+#define DW_EH_PE_FORM		0x07
+#define DW_EH_PE_signed		0x08
+#define DW_EH_PE_pcrel		0x10
+#define DW_EH_PE_textrel	0x20
+#define DW_EH_PE_datarel	0x30
+#define DW_EH_PE_funcrel	0x40
+#define DW_EH_PE_aligned	0x50
+#define DW_EH_PE_ADJUST		0x70
+#define DW_EH_PE_indirect	0x80
+#define DW_EH_PE_omit		0xff
+
+/* DWARF 5 forms and line-table content types used by sym2.c. */
+#define DW_FORM_udata		0x0f
+#define DW_FORM_data16		0x1e
+#define DW_FORM_line_strp	0x1f
+#define DW_LNCT_path		0x1
+#define DW_LNCT_directory_index	0x2
+
+typedef unsigned long uleb128_t;
+typedef signed long sleb128_t;
+
+/* Decode one number of the given encoding from the table bytes at *pLoc
+ * (module-local memory: line tables copied into the module by the
+ * translator), not reading at or past end.  On success *pLoc moves past the
+ * number and its value is returned; on failure (bad encoding, truncated
+ * data, unreadable indirection) 0 is returned and *pLoc is unchanged.
+ * compat_task: DW_EH_PE_absptr is 4 bytes (32-bit process).  user: an
+ * indirect pointer is read from the current process, else from the kernel.
+ * pc-relative values are relative to the byte's address in this copy. */
+static unsigned long read_pointer(const u8 **pLoc, const void *end,
+				  signed ptrType, int user, int compat_task)
+{
+	const u8 *p = *pLoc;
+	const u8 *lim = (const u8 *)end;
+	unsigned long value = 0;
+	unsigned width = 0;
+
+	if (ptrType < 0 || ptrType == DW_EH_PE_omit || p >= lim)
+		return 0;
+	switch (ptrType & DW_EH_PE_FORM) {
+	case DW_EH_PE_absptr:
+		width = compat_task ? 4 : sizeof(unsigned long);
+		break;
+	case DW_EH_PE_data2:
+		width = 2;
+		break;
+	case DW_EH_PE_data4:
+		width = 4;
+		break;
+	case DW_EH_PE_data8:
+		width = 8;
+		break;
+	case DW_EH_PE_leb128: {
+		unsigned shift = 0;
+		u8 byte;
+
+		do {
+			if (p >= lim || shift >= 64)
+				return 0;
+			byte = *p++;
+			value |= (unsigned long)(byte & 0x7f) << shift;
+			shift += 7;
+		} while (byte & 0x80);
+		if ((ptrType & DW_EH_PE_signed) && shift < 64 && (byte & 0x40))
+			value |= ~0UL << shift;
+		break;
+	}
+	default:
+		return 0;
+	}
+	if (width) {
+		if ((unsigned long)(lim - p) < width)
+			return 0;
+		switch (width) {
+		case 2:
+			value = (ptrType & DW_EH_PE_signed)
+				? (unsigned long)(long)(s16)get_unaligned((const u16 *)p)
+				: get_unaligned((const u16 *)p);
+			break;
+		case 4:
+			value = (ptrType & DW_EH_PE_signed)
+				? (unsigned long)(long)(s32)get_unaligned((const u32 *)p)
+				: get_unaligned((const u32 *)p);
+			break;
+		default:
+			value = get_unaligned((const u64 *)p);
+			break;
+		}
+		p += width;
+	}
+	switch (ptrType & DW_EH_PE_ADJUST) {
+	case DW_EH_PE_absptr:
+		break;
+	case DW_EH_PE_pcrel:
+		value += (unsigned long)*pLoc;
+		break;
+	default:	/* no text/data/function base known here */
+		return 0;
+	}
+	if (ptrType & DW_EH_PE_indirect) {
+		unsigned long v = 0;
+		unsigned len = compat_task ? 4 : sizeof(unsigned long);
+
+		if (user ? copy_from_user_nofault(&v, (const void __user *)value, len)
+			 : copy_from_kernel_nofault(&v, (const void *)value, len))
+			return 0;
+		value = v;
+	}
+	*pLoc = p;
+	return value;
+}
+
+#endif /* STP_USE_DWARF_UNWINDER || STP_NEED_LINE_DATA */
+
+#ifdef STP_USE_DWARF_UNWINDER
+
+/* Where a user unwind starts: how the task entered the kernel (the rules
+ * are in entry_x86.h). */
+enum stp_uw_entry {
+	STP_UW_ENTRY_NONE = 0,		/* no user context (kernel thread...) */
+	STP_UW_ENTRY_USER,		/* probe hit in user mode (uprobe, perf
+					 * or timer sample of user code) */
+	STP_UW_ENTRY_INTERRUPT,		/* interrupt/exception from user mode */
+	STP_UW_ENTRY_SYSCALL64,		/* 64-bit `syscall` instruction */
+	STP_UW_ENTRY_INT80,		/* `int $0x80` outside the vdso */
+	STP_UW_ENTRY_VSYSCALL32,	/* 32-bit syscall through the vdso's
+					 * __kernel_vsyscall (sysenter, syscall
+					 * or its int $0x80 fallback) */
+	STP_UW_ENTRY_CALLER,		/* registers given by the script
+					 * (print_ubacktrace(pc, sp, fp)) */
+};
+
+/* One frame as the SystemTap runtime sees it: a pt_regs with the frame's
+ * pc (ip) and sp, plus which registers are known (DWARF numbering of the
+ * frame's ABI, see uwcore/x86_64.h and uwcore/i386.h). */
+struct unwind_frame_info {
+	struct pt_regs regs;
+	u32 defined;
+	u8 compat;		/* 32-bit process: i386 numbering, 4-byte addresses */
+	u8 entry;		/* enum stp_uw_entry of the initial frame */
+};
+
+/* The vdso of the process being unwound, described from its mapped ELF
+ * image (found once per unwind, see unwind.c). */
+struct stp_uw_vdso {
+	unsigned long start, end;	/* mapped text: [start, end) */
+	unsigned long bias;		/* runtime = link-time + bias */
+	unsigned long hdr_addr, hdr_size;	/* .eh_frame_hdr, link-time */
+	int state;			/* 0 unknown, 1 usable, -1 none */
+};
+
+/* Host state of one unwind (the core's host pointer). */
+struct stp_uw_host {
+	struct task_struct *task;
+	int compat;
+	int warned;
+	/* Last module found, so that consecutive frames in one module cost one
+	 * lookup. */
+	unsigned long mod_start, mod_end, mod_bias;
+	void *mod;			/* struct _stp_module * */
+	struct stp_uw_vdso vdso;
+	const char *missing;		/* module without unwind data, for the warning */
+};
+
+struct stp_unwind_context {
+	struct unwind_frame_info info;
+	struct stp_uw_host host;
+	struct uw_cursor cursor;	/* ~7 KiB: lives in struct context */
+};
+
+#else /* !STP_USE_DWARF_UNWINDER */
+struct stp_unwind_context { };
+#endif /* STP_USE_DWARF_UNWINDER */
+
+/* pc[0 .. depth-1] are the frames unwound so far in this probe hit. */
+struct stp_unwind_cache {
+	enum uwcache_state {
+		uwcache_uninitialized,
+		uwcache_partial,
+		uwcache_finished
+	} state;
+	unsigned depth;
+	unsigned long pc[MAXBACKTRACE];
+};
+
+#endif /* _STP_UNWIND_H_ */
