@@ -196,9 +196,15 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 
 	c->work++;
 	if (c->ops->find_tables(c->host, lookup, &c->ws.tables) < 0) {
-		c->ws.tables = (struct uw_tables){ .module = NULL };
+		/* Keep only why it failed (uw_step reports it). */
+		uint64_t unreadable = c->ws.tables.unreadable;
+		const char *module = unreadable ? c->ws.tables.module : NULL;
+
+		c->ws.tables = (struct uw_tables){ .module = module,
+						   .unreadable = unreadable };
 		return 0;
 	}
+	c->ws.tables.unreadable = 0;
 	uw_step_trace(c, UW_TR_TABLES, c->ws.tables.bias, lookup);
 	link_pc = (lookup - c->ws.tables.bias) & ad->addr_mask;
 	if (uw_cfi_find(c, link_pc) < 0) {
@@ -318,7 +324,9 @@ UW_API int uw_step(struct uw_cursor *c)
 		how = UW_HOW_FRAME_POINTER;
 		signal = 0;
 	}
-	if (rc == 0)
+	if (rc == 0 && c->ws.tables.unreadable)
+		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->ws.tables.unreadable);
+	else if (rc == 0)
 		uw_fail(c, UW_STOP_NO_UNWIND_DATA, lookup);
 	if (rc <= 0)
 		return uw_step_stopped(c);

@@ -5,7 +5,8 @@
  *     #include "unwind/unwind_all.c"
  *
  * Every function then has internal linkage.  File-local names carry a
- * per-file prefix (uw_cfi_, uw_row_, uw_expr_, uw_mem_, uw_arch_, uw_step_)
+ * per-file prefix (uw_cfi_, uw_row_, uw_expr_, uw_mem_, uw_arch_, uw_step_,
+ * uw_elfmem_)
  * so the files cannot collide when concatenated.
  */
 #ifndef UW_SINGLE_TU
@@ -17,3 +18,4 @@
 #include "expr.c"
 #include "arch.c"
 #include "step.c"
+#include "elfmem.c"

@@ -79,6 +79,14 @@ struct uw_tables {
 	uint64_t data_base;		/* link-time, for DW_EH_PE_datarel in .eh_frame
 					 * (i386: the GOT); 0 = unknown */
 	const char *module;		/* name for stop reports; may be NULL */
+	/* Set by a find_tables that fails (returns < 0) only because target
+	 * memory could not be read (e.g. the module's ELF headers are in a
+	 * page that is not resident, see elfmem.h): the runtime address of
+	 * the failed read.  The step then stops with
+	 * UW_STOP_MEMORY_UNREADABLE at that address (and module) instead of
+	 * UW_STOP_NO_UNWIND_DATA, unless a fallback unwinds the frame.
+	 * 0 = not that kind of failure.  Ignored when find_tables succeeds. */
+	uint64_t unreadable;
 };
 
 /* ------------------------------------------------------------------ */

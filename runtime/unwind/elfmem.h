@@ -1,0 +1,152 @@
+/* stap-unwind: unwind tables of an ELF object found in the process itself.
+ *
+ * Every ELF object a process maps carries its PT_GNU_EH_FRAME segment
+ * (.eh_frame_hdr, and through it .eh_frame) in memory, and the vdso is just
+ * another such object.  Given where the object's ELF header is mapped (the
+ * start of its lowest mapping, file offset 0: from VMA tracking in the
+ * kernel, from /proc/PID/maps in user space), uw_elfmem_scan() reads the ELF
+ * header and program headers from target memory through the host's
+ * read_mem and describes the object: load bias, unwind tables (with
+ * data == NULL, so the core reads them from the process's own pages), the
+ * executable extent, the GNU build-id and the DW_EH_PE_datarel base.
+ * No file is needed.
+ *
+ * Same rules as the core: freestanding, no allocation, no recursion, every
+ * loop bounded (constants below), every target read may fail.  A failed
+ * read is reported with its address (UW_ELFMEM_UNREADABLE, fail_addr):
+ * a host's find_tables passes it on in uw_tables.unreadable, and the stop
+ * reason is then UW_STOP_MEMORY_UNREADABLE at that address ("page not
+ * resident") rather than "no unwind data".
+ *
+ * Supported: little-endian ELFCLASS64 EM_X86_64 and ELFCLASS32 EM_386,
+ * ET_EXEC and ET_DYN, 4 KiB pages.
+ */
+#ifndef UW_ELFMEM_H
+#define UW_ELFMEM_H
+
+#include "unwind_core.h"
+
+/* Bounds.  Objects beyond them are UW_ELFMEM_UNSUPPORTED, not misread. */
+#define UW_ELFMEM_PAGE_SIZE	4096u	/* x86 */
+#define UW_ELFMEM_MAX_PHNUM	64	/* program headers (ld: ~13; PN_XNUM
+					 * extended numbering is refused) */
+#define UW_ELFMEM_MAX_PHDR_END	65536u	/* e_phoff + table size; the table must
+					 * also lie in the first PT_LOAD's
+					 * file range, i.e. be mapped at start */
+#define UW_ELFMEM_MAX_LOADS	16	/* PT_LOAD entries (ld: 2..5) */
+#define UW_ELFMEM_MAX_NOTE_SEGS	4	/* PT_NOTE segments examined */
+#define UW_ELFMEM_MAX_NOTES	16	/* notes examined per PT_NOTE segment */
+#define UW_ELFMEM_MAX_DYN	256	/* PT_DYNAMIC entries examined */
+#define UW_ELFMEM_BUILD_ID_MAX	64	/* build-id bytes kept (GNU ld: 20) */
+
+/* Status of uw_elfmem_scan(); each failure is distinct. */
+enum uw_elfmem_status {
+	UW_ELFMEM_OK = 0,
+	UW_ELFMEM_UNREADABLE = -1,	/* a target read failed at fail_addr */
+	UW_ELFMEM_NOT_ELF = -2,		/* no ELF magic at start */
+	UW_ELFMEM_UNSUPPORTED = -3,	/* other class, byte order, machine,
+					 * type, e_phentsize, or a bound above */
+	UW_ELFMEM_BAD_HEADERS = -4,	/* inconsistent headers: phdrs not in
+					 * the first segment, no PT_LOAD, ET_EXEC
+					 * not at its link-time address, ... */
+	UW_ELFMEM_NO_EH_FRAME = -5,	/* no PT_GNU_EH_FRAME */
+	UW_ELFMEM_BAD_EH_FRAME_HDR = -6,/* PT_GNU_EH_FRAME outside every
+					 * PT_LOAD, or not version 1 */
+};
+
+/* What uw_elfmem_scan() found.  Caller-owned; it is also the buffer the
+ * build-id is copied into. */
+struct uw_elfmem_info {
+	/* Ready for find_tables: eh_frame_hdr = {NULL, p_vaddr, p_memsz};
+	 * eh_frame = {NULL, address from the header's eh_frame_ptr, size up to
+	 * the end of the PT_LOAD holding it} when the pointer's encoding is a
+	 * plain one, else size 0 (the core then follows eh_frame_ptr itself);
+	 * no debug_frame; bias; text_base 0 (no x86 compiler emits textrel);
+	 * data_base = DT_PLTGOT (link-time) if PT_DYNAMIC has one, else 0;
+	 * module NULL (the host names it). */
+	struct uw_tables tables;
+	enum uw_arch arch;		/* from the ELF class / machine */
+	uint16_t e_type;		/* 2 ET_EXEC, 3 ET_DYN */
+	uint64_t start;			/* the header's runtime address (input) */
+	/* Runtime [start, end) of the PF_X PT_LOAD segments (their hull if
+	 * there are several; ld makes one), p_memsz-sized; 0,0 if none. */
+	uint64_t text_start, text_end;
+	/* Runtime [start, end) of all PT_LOAD segments together. */
+	uint64_t load_start, load_end;
+	/* NT_GNU_BUILD_ID from a PT_NOTE segment; build_id_len = 0 if none.
+	 * A longer id is truncated to UW_ELFMEM_BUILD_ID_MAX bytes (then
+	 * build_id_len is the copied length). */
+	uint32_t build_id_len;
+	uint8_t build_id[UW_ELFMEM_BUILD_ID_MAX];
+	/* UW_ELFMEM_UNREADABLE: runtime address of the read that failed. */
+	uint64_t fail_addr;
+	/* Target reads made (cost of this scan; tests and statistics). */
+	uint32_t reads;
+};
+
+/* Describe the ELF object whose header is mapped at runtime address start.
+ * ops->read_mem is the only callback used.  Returns an
+ * enum uw_elfmem_status; on UW_ELFMEM_OK *info is complete, otherwise only
+ * fail_addr (UW_ELFMEM_UNREADABLE) and reads are meaningful.
+ * Work: at most 1 + UW_ELFMEM_MAX_PHNUM + 1 + UW_ELFMEM_MAX_DYN +
+ * UW_ELFMEM_MAX_NOTE_SEGS * UW_ELFMEM_MAX_NOTES * 3 target reads, each of
+ * at most 64 bytes. */
+UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
+			  uint64_t start, struct uw_elfmem_info *info);
+
+/* 1 if runtime pc lies in the object's executable segment(s). */
+UW_API int uw_elfmem_covers(const struct uw_elfmem_info *info, uint64_t pc);
+
+/* The stop reason a failed scan stands for: UW_STOP_MEMORY_UNREADABLE for
+ * UW_ELFMEM_UNREADABLE, UW_STOP_NO_UNWIND_DATA for every other failure. */
+UW_API enum uw_stop_reason uw_elfmem_stop_reason(int status);
+UW_API const char *uw_elfmem_status_name(int status);
+
+/* For find_tables after a failed scan: clears *out and, for
+ * UW_ELFMEM_UNREADABLE, sets out->unreadable = info->fail_addr so that the
+ * core reports UW_STOP_MEMORY_UNREADABLE there.  Returns -1 (find_tables'
+ * failure value), so "return uw_elfmem_fail_tables(...)". */
+UW_API int uw_elfmem_fail_tables(struct uw_tables *out, int status,
+				 const struct uw_elfmem_info *info);
+
+/* ------------------------------------------------------------------ */
+/* Per-object memo, owned by the caller (no allocation)                */
+
+/* A few successful scans, keyed by (start, ident): start is the header's
+ * runtime address, ident whatever the caller knows identifies the mapped
+ * file (inode and device, a hash of the path, the vdso image pointer).
+ * Only UW_ELFMEM_OK results are kept, so an object whose pages were not
+ * resident is scanned again next time.  The caller must forget (or
+ * re-init) entries when the mapping goes away (munmap, exec), and must
+ * serialise access (e.g. one cache per CPU, or under a lock).  Replacement
+ * is round-robin.  About UW_ELFMEM_CACHE_SLOTS * 240 bytes. */
+#ifndef UW_ELFMEM_CACHE_SLOTS
+#define UW_ELFMEM_CACHE_SLOTS	8
+#endif
+
+struct uw_elfmem_cache {
+	struct {
+		uint64_t start, ident;
+		int valid;
+		struct uw_elfmem_info info;
+	} slot[UW_ELFMEM_CACHE_SLOTS];
+	uint32_t next;			/* slot replaced next */
+	uint32_t hits, misses;		/* statistics */
+};
+
+UW_API void uw_elfmem_cache_init(struct uw_elfmem_cache *cache);
+/* Forget entries of the mapping at start (every entry if start == 0). */
+UW_API void uw_elfmem_cache_forget(struct uw_elfmem_cache *cache,
+				   uint64_t start);
+/* The object at (start, ident): from the memo, or scanned (and memoized if
+ * the scan succeeds).  Returns the scan status; *info points into the
+ * cache on UW_ELFMEM_OK and at scratch otherwise (caller-provided, used
+ * for the failed scan's fail_addr).  The pointer stays valid until the
+ * next call on this cache. */
+UW_API int uw_elfmem_lookup(struct uw_elfmem_cache *cache,
+			    const struct uw_host_ops *ops, void *host,
+			    uint64_t start, uint64_t ident,
+			    struct uw_elfmem_info *scratch,
+			    const struct uw_elfmem_info **info);
+
+#endif /* UW_ELFMEM_H */
