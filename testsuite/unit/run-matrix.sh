@@ -61,7 +61,7 @@ seed=1
 for p in $programs; do
 	# Split each program's stops over two seeds so both cores stay busy.
 	for half in 1 2; do
-		echo "$outdir/random$half-$p.log $tracer --label random$half:$p --random $(( (per_prog + 1) / 2 )) --seed $seed --gdb-views 20 --max-reports 5 -- $progs/$p all 0 50"
+		echo "$outdir/random$half-$p.log $tracer --label random$half:$p --random $(( (per_prog + 1) / 2 )) --random-after top --seed $seed --gdb-views 20 --max-reports 5 -- $progs/$p all 0 50"
 		seed=$((seed + 1))
 	done
 done | run_jobs

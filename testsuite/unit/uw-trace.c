@@ -15,6 +15,8 @@
      --label STR        name of this run in reports
      --seed N           random seed (default 1)
      --max-delay-us N   random mode: longest pause between stops (300)
+     --random-after F   random mode: start stopping once function F (of the
+                        main executable) is first reached, i.e. skip startup
      --max-steps N      step mode: give up after N steps (200000)
      --max-visits N     step mode: check each instruction address at most N
                         times (16); loops (the vdso's clock retry loop runs
@@ -66,6 +68,7 @@
 struct options {
 	const char *label;
 	const char *step_func;
+	const char *random_after;
 	long random_stops;
 	const char *replay_file;
 	unsigned seed;
@@ -493,8 +496,8 @@ static void run_to_breakpoint(struct tracer *t, uint64_t addr)
 		ptrace(PTRACE_CONT, t->pid, NULL, (void *)(long)sig);
 		sig = wait_stop(t->pid);
 		if (sig == 0) {
-			fprintf(stderr, "uw-trace: %s exited before reaching %s\n", t->opt.label,
-				t->opt.step_func);
+			fprintf(stderr, "uw-trace: %s exited before reaching %#llx\n", t->opt.label,
+				(unsigned long long)addr);
 			exit(2);
 		}
 		struct user_regs_struct regs;
@@ -629,11 +632,9 @@ static int shadow_frames(const struct shadow *sh, uint64_t pc, struct uw_frame *
 	return n;
 }
 
-static void step_mode(struct tracer *t)
+/* Address of FUNC in the main executable of the freshly exec'ed tracee. */
+static uint64_t lookup_function(struct tracer *t, const char *func)
 {
-	struct visits visits = { 0 };
-	static struct shadow shadow;
-	struct uw_frame truth[UW_MAX_FRAMES];
 	char exe[4096];
 	char link[64];
 	snprintf(link, sizeof link, "/proc/%d/exe", t->pid);
@@ -646,11 +647,20 @@ static void step_mode(struct tracer *t)
 	uw_snapshot_capture(&at_exec, t->pid, t->arch);
 	uw_oracle_report(t->oracle, at_exec.maps_text);
 	uw_snapshot_free(&at_exec);
-	uint64_t func = uw_oracle_lookup_symbol(t->oracle, exe, t->opt.step_func);
-	if (!func) {
-		fprintf(stderr, "uw-trace: no function %s in %s\n", t->opt.step_func, exe);
+	uint64_t addr = uw_oracle_lookup_symbol(t->oracle, exe, func);
+	if (!addr) {
+		fprintf(stderr, "uw-trace: no function %s in %s\n", func, exe);
 		exit(2);
 	}
+	return addr;
+}
+
+static void step_mode(struct tracer *t)
+{
+	struct visits visits = { 0 };
+	static struct shadow shadow;
+	struct uw_frame truth[UW_MAX_FRAMES];
+	uint64_t func = lookup_function(t, t->opt.step_func);
 	run_to_breakpoint(t, func);
 
 	struct user_regs_struct regs;
@@ -722,6 +732,8 @@ static void step_mode(struct tracer *t)
 static void random_mode(struct tracer *t)
 {
 	srandom(t->opt.seed);
+	if (t->opt.random_after)
+		run_to_breakpoint(t, lookup_function(t, t->opt.random_after));
 	int sig = 0;
 	for (long i = 0; i < t->opt.random_stops;) {
 		if (ptrace(PTRACE_CONT, t->pid, NULL, (void *)(long)sig) != 0)
@@ -787,6 +799,7 @@ int main(int argc, char **argv)
 		{ "label", required_argument, NULL, 'l' },
 		{ "step", required_argument, NULL, 's' },
 		{ "random", required_argument, NULL, 'r' },
+		{ "random-after", required_argument, NULL, 'A' },
 		{ "replay", required_argument, NULL, 'R' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "max-delay-us", required_argument, NULL, 'd' },
@@ -809,6 +822,7 @@ int main(int argc, char **argv)
 		case 'l': t.opt.label = optarg; break;
 		case 's': t.opt.step_func = optarg; break;
 		case 'r': t.opt.random_stops = strtol(optarg, NULL, 0); break;
+		case 'A': t.opt.random_after = optarg; break;
 		case 'R': t.opt.replay_file = optarg; break;
 		case 'S': t.opt.seed = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'd': t.opt.max_delay_us = strtol(optarg, NULL, 0); break;
