@@ -27,6 +27,10 @@
      --save-diffs FILE  write the snapshots where the unwinders disagree
      --max-reports N    print at most N disagreements in full (20)
      --no-ours          oracle only (to record snapshots)
+     --tables=WHERE     where our library's unwind tables come from: "file"
+                        (default: the ELF files on disk, ours.c) or
+                        "memory" (the tracee's own mapped PT_GNU_EH_FRAME,
+                        found from its ELF headers in memory, ours_mem.c)
      --strict           no frame-pointer fallback in our library; by default
                         it follows the frame-pointer chain where no CFI
                         covers a pc, as libdwfl's x86 backends do
@@ -63,6 +67,7 @@
 
 #include "oracle.h"
 #include "ours.h"
+#include "ours_mem.h"
 #include "snapshot.h"
 
 struct options {
@@ -82,6 +87,7 @@ struct options {
 	bool no_ours;
 	long gdb_views;
 	bool strict;
+	bool tables_memory;
 };
 
 struct stats {
@@ -113,6 +119,7 @@ struct tracer {
 	struct uw_oracle *oracle;
 	struct uw_elf_cache *elf_cache;
 	struct uw_space *space;
+	struct uw_mem_space *mem_space; /* --tables=memory */
 	FILE *save, *save_diffs;
 	struct stats st;
 	bool incomplete; /* stepping gave up before the function returned */
@@ -264,11 +271,21 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 	t->st.stops++;
 	if (t->opt.no_ours)
 		return;
-	if (!uw_space_matches(t->space, s)) {
-		uw_space_free(t->space);
-		t->space = uw_space_new(t->elf_cache, s);
+	int n;
+	if (t->opt.tables_memory) {
+		if (!uw_mem_space_matches(t->mem_space, s)) {
+			uw_mem_space_free(t->mem_space);
+			t->mem_space = uw_mem_space_new(s);
+		}
+		n = uw_mem_unwind(t->mem_space, s, live_pid, !t->opt.strict, ours, UW_MAX_FRAMES,
+				  &res, NULL);
+	} else {
+		if (!uw_space_matches(t->space, s)) {
+			uw_space_free(t->space);
+			t->space = uw_space_new(t->elf_cache, s);
+		}
+		n = uw_ours_unwind(t->space, s, live_pid, !t->opt.strict, ours, UW_MAX_FRAMES, &res);
 	}
-	int n = uw_ours_unwind(t->space, s, live_pid, !t->opt.strict, ours, UW_MAX_FRAMES, &res);
 	if (!res.stopped_cleanly)
 		t->st.ours_unclean++;
 	bool ours_true = true, oracle_true = true;
@@ -812,6 +829,7 @@ int main(int argc, char **argv)
 		{ "no-ours", no_argument, NULL, 'n' },
 		{ "gdb-views", required_argument, NULL, 'g' },
 		{ "strict", no_argument, NULL, 'T' },
+		{ "tables", required_argument, NULL, 't' },
 		{ 0 },
 	};
 	struct tracer t = { .opt = { .label = "run", .seed = 1, .max_delay_us = 300,
@@ -835,6 +853,13 @@ int main(int argc, char **argv)
 		case 'n': t.opt.no_ours = true; break;
 		case 'g': t.opt.gdb_views = strtol(optarg, NULL, 0); break;
 		case 'T': t.opt.strict = true; break;
+		case 't':
+			if (strcmp(optarg, "memory") != 0 && strcmp(optarg, "file") != 0) {
+				fprintf(stderr, "uw-trace: --tables=file or --tables=memory\n");
+				return 2;
+			}
+			t.opt.tables_memory = strcmp(optarg, "memory") == 0;
+			break;
 		default: return 2;
 		}
 	}
@@ -895,6 +920,7 @@ int main(int argc, char **argv)
 		       t.st.truth_ours_wrong_nocfi, t.st.truth_oracle_wrong,
 		       t.st.truth_settled_ours, t.st.truth_settled_oracle);
 	uw_space_free(t.space);
+	uw_mem_space_free(t.mem_space);
 	uw_elf_cache_free(t.elf_cache);
 	uw_oracle_free(t.oracle);
 	/* Failure: a stop where the oracle (confirmed by the shadow stack or
