@@ -88,7 +88,7 @@ static inline unsigned long stp_uw_vsyscall_landing_pad(struct task_struct *tsk)
 
 /* Classify the entry (see the table above). */
 static inline enum stp_uw_entry
-stp_uw_classify_entry(struct task_struct *tsk, const struct pt_regs *regs,
+stp_uw_classify_entry(struct task_struct *tsk, struct pt_regs *regs,
 		      int probe_in_user_mode)
 {
 	if (!regs || !tsk->mm || (tsk->flags & PF_KTHREAD))
