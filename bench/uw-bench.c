@@ -10,8 +10,11 @@
    snapshot regions, then the mapped files) and keeps its own caches warm:
    one Dwfl and one unw_addr_space per memory map, our ELF table cache.
 
-   usage: uw-bench [--reps N] [--callgrind] SNAPSHOT-FILE...
+   usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] SNAPSHOT-FILE...
      --reps N      timed unwinds per snapshot and peer (default 20)
+     --no-row-cache  ours without its row cache (struct uw_cache, kept
+                   across unwinds like libunwind's UNW_CACHE_GLOBAL and
+                   libdw's per-Dwfl CFI caches): every step parses CFI
      --callgrind   one warm-up pass, then one pass per peer in
                    measure_ours / measure_libdw / measure_libunwind (for
                    valgrind --tool=callgrind --collect-atstart=no
@@ -524,13 +527,15 @@ int main(int argc, char **argv)
 			reps = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--callgrind") == 0)
 			callgrind = true;
+		else if (strcmp(argv[i], "--no-row-cache") == 0)
+			uw_ours_set_row_cache(false);
 		else {
-			fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] SNAPSHOT-FILE...\n");
+			fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] SNAPSHOT-FILE...\n");
 			return 2;
 		}
 	}
 	if (i == argc) {
-		fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] SNAPSHOT-FILE...\n");
+		fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] SNAPSHOT-FILE...\n");
 		return 2;
 	}
 	unsetenv("DEBUGINFOD_URLS");
@@ -553,6 +558,9 @@ int main(int argc, char **argv)
 				       measure_libunwind(arch));
 #endif
 		}
+		unsigned long long hits, misses;
+		uw_ours_row_cache_stats(&hits, &misses);
+		printf("callgrind: ours row cache %llu hits %llu misses (all passes)\n", hits, misses);
 	} else {
 		report_agreement();
 		time_peers(reps);

@@ -113,6 +113,21 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 	if (c->ws.sec == sec && cie->pos == pos && cie->insn_end != 0)
 		return 0;
 	c->ws.sec = NULL;		/* invalid until fully parsed */
+	/* bound: UW_CIE_CACHE slots */
+	for (i = 0; i < UW_CIE_CACHE; i++) {
+		if (c->ws.cies[i].valid &&
+		    c->ws.cies[i].pos == pos &&
+		    c->ws.cies[i].sec_data == (uint64_t)(uintptr_t)sec->data &&
+		    c->ws.cies[i].sec_addr == sec->addr &&
+		    c->ws.cies[i].bias == c->ws.tables.bias &&
+		    c->ws.cies[i].cie.is_debug_frame ==
+		    (uint8_t)uw_cfi_is_debug_frame(c, sec)) {
+			*cie = c->ws.cies[i].cie;
+			c->ws.cie_slot = (uint8_t)i;
+			c->ws.sec = sec;
+			return 0;
+		}
+	}
 	if (uw_cfi_entry(c, sec, pos, &e) < 0)
 		return -1;
 	if (e.is_end || !e.is_cie)
@@ -215,6 +230,17 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 	cie->insn_pos = r.pos;
 	cie->insn_end = e.end;
 	c->ws.sec = sec;
+
+	/* Remember it for the rest of the unwind (round robin). */
+	i = (int)(c->ws.cie_next++ % UW_CIE_CACHE);
+	c->ws.cies[i].valid = 1;
+	c->ws.cies[i].row_valid = 0;	/* row.c fills it on first use */
+	c->ws.cies[i].pos = pos;
+	c->ws.cies[i].sec_data = (uint64_t)(uintptr_t)sec->data;
+	c->ws.cies[i].sec_addr = sec->addr;
+	c->ws.cies[i].bias = c->ws.tables.bias;
+	c->ws.cies[i].cie = *cie;
+	c->ws.cie_slot = (uint8_t)i;
 	return 0;
 }
 

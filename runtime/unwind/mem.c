@@ -24,6 +24,16 @@ static uint64_t uw_mem_le(const uint8_t *b, uint32_t size)
 	uint64_t v = 0;
 	uint32_t i;
 
+	/* The common sizes as plain byte combinations (one load each). */
+	if (size == 8)
+		return (uint64_t)b[0] | (uint64_t)b[1] << 8 |
+		       (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
+		       (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 |
+		       (uint64_t)b[6] << 48 | (uint64_t)b[7] << 56;
+	if (size == 4)
+		return (uint64_t)b[0] | (uint64_t)b[1] << 8 |
+		       (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
+
 	for (i = size; i > 0; i--)	/* bound: size <= 8 */
 		v = (v << 8) | b[i - 1];
 	return v;
@@ -48,6 +58,7 @@ UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
 {
 	r->c = c;
 	r->sec = sec;
+	r->data = sec->data;
 	r->end = end < sec->size ? end : sec->size;
 	r->pos = pos < r->end ? pos : r->end;
 	r->datarel_base = 0;
@@ -108,12 +119,13 @@ UW_INTERNAL int uw_rd_bytes(struct uw_reader *r, uint8_t *buf, uint32_t n)
 	return 0;
 }
 
-UW_INTERNAL int uw_rd_u8(struct uw_reader *r, uint8_t *v)
+UW_INTERNAL int uw_rd_u8_slow(struct uw_reader *r, uint8_t *v)
 {
 	return uw_rd_bytes(r, v, 1);
 }
 
-UW_INTERNAL int uw_rd_uint(struct uw_reader *r, uint32_t size, uint64_t *v)
+UW_INTERNAL int uw_rd_uint_slow(struct uw_reader *r, uint32_t size,
+				uint64_t *v)
 {
 	uint8_t buf[8];
 
@@ -134,7 +146,8 @@ UW_INTERNAL int uw_rd_skip(struct uw_reader *r, uint64_t n)
 }
 
 /* LEB128: at most 10 bytes (ceil(64 / 7)); a longer number is malformed. */
-static int uw_mem_leb(struct uw_reader *r, uint64_t *v, int is_signed)
+UW_INTERNAL int uw_rd_leb_slow(struct uw_reader *r, uint64_t *v,
+			       int is_signed)
 {
 	uint64_t result = 0;
 	uint32_t shift = 0;
@@ -153,21 +166,6 @@ static int uw_mem_leb(struct uw_reader *r, uint64_t *v, int is_signed)
 	if (is_signed && shift < 64 && (byte & 0x40))
 		result |= ~(uint64_t)0 << shift;
 	*v = result;
-	return 0;
-}
-
-UW_INTERNAL int uw_rd_uleb(struct uw_reader *r, uint64_t *v)
-{
-	return uw_mem_leb(r, v, 0);
-}
-
-UW_INTERNAL int uw_rd_sleb(struct uw_reader *r, int64_t *v)
-{
-	uint64_t u;
-
-	if (uw_mem_leb(r, &u, 1) < 0)
-		return -1;
-	*v = (int64_t)u;
 	return 0;
 }
 

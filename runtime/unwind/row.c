@@ -57,6 +57,7 @@ struct uw_row_exec {
 	uint32_t depth;		/* remember_state stack depth */
 	int in_cie;		/* restore: no CIE row yet */
 	int done;		/* an advance went past pc */
+	int advanced;		/* an advance or set_loc was executed */
 };
 
 static uint8_t uw_row_reg8(uint64_t reg)
@@ -97,6 +98,7 @@ static int uw_row_block(struct uw_row_exec *x, struct uw_block *b)
 
 static int uw_row_advance(struct uw_row_exec *x, uint64_t new_loc)
 {
+	x->advanced = 1;
 	/* Going past pc (or wrapping) ends the row for pc. */
 	if (new_loc > x->pc || new_loc < x->loc)
 		x->done = 1;
@@ -297,9 +299,23 @@ UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 	x.pc = pc;
 	x.loc = c->ws.fde.pc_begin;
 	x.in_cie = 1;
-	c->ws.row = (struct uw_row){ 0 };
-	if (uw_row_run(&x, c->ws.cie.insn_pos, c->ws.cie.insn_end) < 0)
-		return -1;
+	if (c->ws.cies[c->ws.cie_slot].row_valid) {
+		/* The CIE's initial row does not depend on the FDE. */
+		c->ws.row = c->ws.cies[c->ws.cie_slot].row;
+		x.insns = c->ws.cies[c->ws.cie_slot].insns;
+	} else {
+		c->ws.row = (struct uw_row){ 0 };
+		if (uw_row_run(&x, c->ws.cie.insn_pos, c->ws.cie.insn_end) < 0)
+			return -1;
+		/* Without an advance (which would depend on the FDE's
+		 * pc_begin) or an open remember_state, the row can be
+		 * reused for every FDE of this CIE in this unwind. */
+		if (!x.advanced && !x.done && x.depth == 0) {
+			c->ws.cies[c->ws.cie_slot].row = c->ws.row;
+			c->ws.cies[c->ws.cie_slot].insns = x.insns;
+			c->ws.cies[c->ws.cie_slot].row_valid = 1;
+		}
+	}
 	c->ws.cie_row = c->ws.row;
 	x.in_cie = 0;
 	if (uw_row_run(&x, c->ws.fde.insn_pos, c->ws.fde.insn_end) < 0)

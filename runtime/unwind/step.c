@@ -45,6 +45,11 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 
 	c->max_depth = UW_DEFAULT_MAX_DEPTH;
 	c->policy = 0;
+	c->cache = NULL;
+	for (i = 0; i < UW_CIE_CACHE; i++)
+		c->ws.cies[i].valid = 0;
+	c->ws.cie_next = 0;
+	c->ws.cie_slot = 0;
 	c->arch = arch;
 	c->cfa = 0;
 	c->depth = 0;
@@ -124,10 +129,10 @@ static int uw_step_lost(struct uw_cursor *c, unsigned reg, unsigned ra,
 
 /* Apply the rule of register reg; cfa is the current frame's CFA. */
 static int uw_step_rule(struct uw_cursor *c, unsigned reg, unsigned ra,
-			uint64_t cfa, struct uw_regs *next)
+			uint64_t cfa, struct uw_regs *next,
+			const struct uw_reg_rule *rule)
 {
 	const struct uw_arch_desc *ad = c->ad;
-	const struct uw_reg_rule *rule = &c->ws.row.rule[reg];
 	const struct uw_regs *cur = &c->regs;
 	uint64_t v = 0;
 	unsigned src;
@@ -185,12 +190,241 @@ static int uw_step_rule(struct uw_cursor *c, unsigned reg, unsigned ra,
 	return 0;
 }
 
+/* ---- row cache (struct uw_cache, see unwind_core.h) ---- */
+
+/* Largest run of save slots read with one host call (bytes). */
+#define UW_CACHE_MAX_SPAN 128
+
+UW_API void uw_cache_clear(struct uw_cache *cache)
+{
+	uint32_t i;
+
+	if (!cache->entries)
+		return;
+	for (i = 0; i <= cache->mask; i++)	/* bound: number of entries */
+		cache->entries[i].valid = 0;
+}
+
+UW_API void uw_cache_init(struct uw_cache *cache,
+			  struct uw_cache_entry *entries, uint32_t n)
+{
+	uint32_t size = 1;
+
+	cache->hits = 0;
+	cache->misses = 0;
+	if (!entries || n == 0) {
+		cache->entries = NULL;
+		cache->mask = 0;
+		return;
+	}
+	while (size <= n / 2)			/* bound: 32 iterations */
+		size *= 2;
+	cache->entries = entries;
+	cache->mask = size - 1;
+	uw_cache_clear(cache);
+}
+
+static void uw_step_cache_key(const struct uw_tables *t, uint64_t pc,
+			      struct uw_cache_key *k)
+{
+	const struct uw_section *sec[3] = {
+		&t->eh_frame_hdr, &t->eh_frame, &t->debug_frame
+	};
+	int i;
+
+	k->pc = pc;
+	k->bias = t->bias;
+	k->text_base = t->text_base;
+	k->data_base = t->data_base;
+	for (i = 0; i < 3; i++) {
+		k->sec[i][0] = (uint64_t)(uintptr_t)sec[i]->data;
+		k->sec[i][1] = sec[i]->addr;
+		k->sec[i][2] = sec[i]->size;
+	}
+}
+
+static int uw_step_cache_key_eq(const struct uw_cache_key *a,
+				const struct uw_cache_key *b)
+{
+	int i, j;
+
+	if (a->pc != b->pc || a->bias != b->bias ||
+	    a->text_base != b->text_base || a->data_base != b->data_base)
+		return 0;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			if (a->sec[i][j] != b->sec[i][j])
+				return 0;
+	return 1;
+}
+
+static struct uw_cache_entry *uw_step_cache_slot(struct uw_cache *cache,
+						 uint64_t pc)
+{
+	uint64_t h = pc * 0x9e3779b97f4a7c15ull;
+
+	return &cache->entries[(uint32_t)(h >> 40) & cache->mask];
+}
+
+/* Apply a cached row: the same result, trace events and failures as
+ * uw_step_cfi's rule loop, with the trivial rules (same value, callee-
+ * saved default, undefined) done by mask.  1 = done, -1 = stopped. */
+static int uw_step_cache_apply(struct uw_cursor *c,
+			       const struct uw_cache_entry *e,
+			       struct uw_regs *next, uint64_t *cfa, int *signal)
+{
+	const struct uw_arch_desc *ad = c->ad;
+	struct uw_reg_rule rule = { 0 };
+	unsigned reg, ra = e->ra_reg;
+	uint32_t todo;
+	uint8_t span[UW_CACHE_MAX_SPAN];
+	int have_span = 0;
+
+	c->ws.cie.ra_reg = e->ra_reg;
+	c->ws.cie.signal = e->signal;
+	c->ws.fde.pc_begin = e->fde_begin;
+	c->ws.fde.pc_end = e->fde_end;
+	reg = e->cfa_reg;
+	if (reg >= ad->nregs || !(c->regs.defined & UW_REG_BIT(reg)))
+		return uw_fail(c, UW_STOP_REG_UNDEFINED, reg);
+	*cfa = (c->regs.val[reg] + (uint64_t)e->cfa_offset) & ad->addr_mask;
+	uw_step_trace(c, UW_TR_CFA, *cfa, 0);
+	if (ra >= ad->nregs)
+		return uw_fail(c, UW_STOP_BAD_CFI, e->fde_begin);
+	if (e->kind[ra] == UW_RULE_UNDEFINED ||
+	    e->kind[ra] == UW_RULE_UNSPECIFIED)
+		return uw_fail(c, UW_STOP_END_OF_STACK, 0);
+
+	*next = c->regs;
+	next->defined = c->regs.defined & e->keep;
+	if (e->kind[ad->sp_reg] == UW_RULE_UNSPECIFIED) {
+		next->val[ad->sp_reg] = *cfa;
+		next->defined |= UW_REG_BIT(ad->sp_reg);
+	}
+	/* The save slots in one host read when they are close together (a
+	 * failed read falls back to one read per slot, so the result is the
+	 * same either way). */
+	if (e->span_len != 0 &&
+	    c->ops->read_mem(c->host, (*cfa + (uint64_t)(int64_t)e->span_lo) &
+			     ad->addr_mask, span, e->span_len) == 0)
+		have_span = 1;
+	/* bound: one iteration per bit, < UW_NREGS */
+	for (todo = e->compute; todo != 0; todo &= todo - 1) {
+		reg = (unsigned)__builtin_ctz(todo);
+		if (have_span && e->kind[reg] == UW_RULE_OFFSET) {
+			const uint8_t *p = span + (e->offset[reg] - e->span_lo);
+			uint64_t v = p[0] | (uint64_t)p[1] << 8 |
+				     (uint64_t)p[2] << 16 |
+				     (uint64_t)p[3] << 24;
+
+			if (ad->addr_size == 8)
+				v |= (uint64_t)p[4] << 32 |
+				     (uint64_t)p[5] << 40 |
+				     (uint64_t)p[6] << 48 |
+				     (uint64_t)p[7] << 56;
+			next->val[reg] = v & ad->addr_mask;
+			next->defined |= UW_REG_BIT(reg);
+			continue;
+		}
+		rule.kind = e->kind[reg];
+		rule.reg = e->reg[reg];
+		rule.offset = e->offset[reg];
+		if (uw_step_rule(c, reg, ra, *cfa, next, &rule) < 0)
+			return -1;
+	}
+	if (!(next->defined & UW_REG_BIT(ra)))
+		return uw_fail(c, UW_STOP_REG_UNDEFINED, ra);
+	next->val[ad->ra_reg] = next->val[ra];
+	next->defined |= UW_REG_BIT(ad->ra_reg);
+	*signal = e->signal;
+	return 1;
+}
+
+/* Remember c->ws.row if it is simple enough to be compacted. */
+static void uw_step_cache_store(struct uw_cursor *c, struct uw_cache_entry *e,
+				const struct uw_cache_key *k)
+{
+	const struct uw_row *row = &c->ws.row;
+	int i;
+
+	if (row->cfa_kind != UW_CFA_REG_OFFSET)
+		return;
+	for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
+		const struct uw_reg_rule *rule = &row->rule[i];
+
+		if (rule->kind == UW_RULE_EXPRESSION ||
+		    rule->kind == UW_RULE_VAL_EXPRESSION ||
+		    rule->offset != (int64_t)(int32_t)rule->offset)
+			return;
+	}
+	e->valid = 0;
+	e->keep = 0;
+	e->compute = 0;
+	for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
+		switch (row->rule[i].kind) {
+		case UW_RULE_UNSPECIFIED:
+			if (i != c->ad->sp_reg && i < c->ad->nregs &&
+			    (c->ad->callee_saved & UW_REG_BIT(i)))
+				e->keep |= UW_REG_BIT(i);
+			break;
+		case UW_RULE_SAME_VALUE:
+			if (i < c->ad->nregs)
+				e->keep |= UW_REG_BIT(i);
+			break;
+		case UW_RULE_UNDEFINED:
+			break;
+		default:
+			if (i < c->ad->nregs)
+				e->compute |= UW_REG_BIT(i);
+			break;
+		}
+		e->kind[i] = row->rule[i].kind;
+		e->reg[i] = row->rule[i].reg;
+		e->offset[i] = (int32_t)row->rule[i].offset;
+	}
+	/* The span of the OFFSET slots, if small (see uw_step_cache_apply). */
+	e->span_len = 0;
+	e->span_lo = 0;
+	{
+		int64_t lo = 0, hi = 0;
+		int any = 0;
+
+		for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
+			int64_t off = row->rule[i].offset;
+
+			if (!(e->compute & UW_REG_BIT(i)) ||
+			    row->rule[i].kind != UW_RULE_OFFSET)
+				continue;
+			if (!any || off < lo)
+				lo = off;
+			if (!any || off > hi)
+				hi = off;
+			any = 1;
+		}
+		if (any && hi - lo + c->ad->addr_size <= UW_CACHE_MAX_SPAN) {
+			e->span_lo = (int32_t)lo;
+			e->span_len = (uint32_t)(hi - lo + c->ad->addr_size);
+		}
+	}
+	e->key = *k;
+	e->arch = (uint8_t)c->arch;
+	e->cfa_reg = row->cfa_reg;
+	e->cfa_offset = row->cfa_offset;
+	e->ra_reg = (uint8_t)c->ws.cie.ra_reg;
+	e->signal = c->ws.cie.signal;
+	e->fde_begin = c->ws.fde.pc_begin;
+	e->fde_end = c->ws.fde.pc_end;
+	e->valid = 1;
+}
+
 /* Unwind with CFI.  1 = done, 0 = no CFI covers pc, -1 = stopped. */
 static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 		       struct uw_regs *next, uint64_t *cfa, int *signal)
 {
 	const struct uw_arch_desc *ad = c->ad;
 	const struct uw_row *row = &c->ws.row;
+	struct uw_cache_entry *slot = NULL;
+	struct uw_cache_key key;
 	uint64_t link_pc;
 	unsigned reg, ra;
 
@@ -207,6 +441,18 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	c->ws.tables.unreadable = 0;
 	uw_step_trace(c, UW_TR_TABLES, c->ws.tables.bias, lookup);
 	link_pc = (lookup - c->ws.tables.bias) & ad->addr_mask;
+	if (c->cache && c->cache->entries) {
+		uw_step_cache_key(&c->ws.tables, lookup, &key);
+		slot = uw_step_cache_slot(c->cache, lookup);
+		if (slot->valid && slot->arch == (uint8_t)c->arch &&
+		    uw_step_cache_key_eq(&slot->key, &key)) {
+			c->cache->hits++;
+			uw_step_trace(c, UW_TR_FDE, slot->fde_begin,
+				      slot->fde_end);
+			return uw_step_cache_apply(c, slot, next, cfa, signal);
+		}
+		c->cache->misses++;
+	}
 	if (uw_cfi_find(c, link_pc) < 0) {
 		if (c->stop.reason != UW_STOP_NO_UNWIND_DATA)
 			return -1;
@@ -215,6 +461,8 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	}
 	if (uw_row_compute(c, link_pc) < 0)
 		return -1;
+	if (slot)
+		uw_step_cache_store(c, slot, &key);
 
 	switch (row->cfa_kind) {
 	case UW_CFA_REG_OFFSET:
@@ -244,7 +492,8 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 
 	next->defined = 0;
 	for (reg = 0; reg < ad->nregs; reg++)	/* bound: <= UW_NREGS */
-		if (uw_step_rule(c, reg, ra, *cfa, next) < 0)
+		if (uw_step_rule(c, reg, ra, *cfa, next,
+				 &c->ws.row.rule[reg]) < 0)
 			return -1;
 	if (!(next->defined & UW_REG_BIT(ra)))
 		return uw_fail(c, UW_STOP_REG_UNDEFINED, ra);
@@ -317,6 +566,13 @@ UW_API int uw_step(struct uw_cursor *c)
 		rc = uw_arch_sigframe(c, &next, &cfa);
 		how = UW_HOW_SIGFRAME;
 		signal = 1;
+	}
+	if (rc == 0 && (c->policy & UW_POLICY_FP_FALLBACK)) {
+		c->work++;
+		signal = 0;
+		rc = uw_nocfi_step(c, &next, &cfa, &how);
+		if (rc == 1)
+			uw_step_trace(c, UW_TR_NOCFI, c->pc, how);
 	}
 	if (rc == 0 && (c->policy & UW_POLICY_FP_FALLBACK)) {
 		c->work++;

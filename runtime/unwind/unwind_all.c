@@ -5,7 +5,7 @@
  *     #include "unwind/unwind_all.c"
  *
  * Every function then has internal linkage.  File-local names carry a
- * per-file prefix (uw_cfi_, uw_row_, uw_expr_, uw_mem_, uw_arch_, uw_step_,
+ * per-file prefix (uw_cfi_, uw_row_, uw_expr_, uw_mem_, uw_arch_, uw_step_, uw_nocfi_,
  * uw_elfmem_)
  * so the files cannot collide when concatenated.
  */
@@ -18,4 +18,5 @@
 #include "expr.c"
 #include "arch.c"
 #include "step.c"
+#include "nocfi.c"
 #include "elfmem.c"

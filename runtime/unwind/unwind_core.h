@@ -100,6 +100,8 @@ enum uw_trace_event {
 	UW_TR_REG_LOST,		/* a = regno, b = address that could not be read */
 	UW_TR_SIGFRAME,		/* a = pc of trampoline, b = sigcontext address */
 	UW_TR_FP_FALLBACK,	/* a = pc, b = frame pointer value */
+	UW_TR_NOCFI,		/* a = pc, b = enum uw_how (NOCFI_*): the
+				 * caller found from the instructions at pc */
 	UW_TR_STOP,		/* a = reason, b = pc */
 };
 
@@ -240,14 +242,91 @@ enum uw_how {
 	UW_HOW_SIGFRAME,	/* signal trampoline recognised by its bytes,
 				 * registers restored from the sigcontext */
 	UW_HOW_FRAME_POINTER,	/* frame-pointer fallback (policy) */
+	/* Code without CFI, from its instructions (nocfi.c; same policy
+	 * UW_POLICY_FP_FALLBACK, tried before the frame-pointer chain): */
+	UW_HOW_NOCFI_RET,	/* straight-line code to a ret at pc: the
+				 * return address at [sp] after the simulated
+				 * pops / leave / add to sp (epilogues,
+				 * get_pc_thunk) */
+	UW_HOW_NOCFI_ENTRY,	/* at or just after push %bp, before
+				 * mov %sp,%bp: return address above the
+				 * (to be) saved %bp */
 };
 
 /* Policy flags (cursor->policy). */
-#define UW_POLICY_FP_FALLBACK	0x1	/* no CFI covers pc: follow the bp chain */
+#define UW_POLICY_FP_FALLBACK	0x1	/* no CFI covers pc: read the code at pc
+					 * (UW_HOW_NOCFI_*), else follow the bp
+					 * chain */
 
 #define UW_DEFAULT_MAX_DEPTH	256
 
 struct uw_arch_desc;		/* per-architecture facts, arch.c */
+
+/* ------------------------------------------------------------------ */
+/* Row cache (optional, caller-owned, kept across unwinds)             */
+
+/* What a cache entry remembers of one lookup: the unwind row for one
+ * lookup pc in one set of tables, compacted.  Rows with DWARF expressions
+ * (CFA or register rules) or with offsets that do not fit 32 bits are not
+ * cached; they are recomputed every time. */
+struct uw_cache_key {
+	uint64_t pc;			/* runtime lookup pc */
+	uint64_t bias, text_base, data_base;
+	uint64_t sec[3][3];		/* eh_frame_hdr, eh_frame, debug_frame:
+					 * (uintptr_t)data, addr, size */
+};
+
+struct uw_cache_entry {
+	struct uw_cache_key key;
+	uint64_t fde_begin, fde_end;	/* link-time, for UW_TR_FDE */
+	int64_t cfa_offset;
+	int32_t offset[UW_NREGS];	/* UW_RULE_OFFSET / VAL_OFFSET */
+	uint8_t kind[UW_NREGS];		/* enum uw_rule_kind */
+	uint8_t reg[UW_NREGS];		/* UW_RULE_REGISTER */
+	uint32_t keep;			/* registers whose value the caller
+					 * keeps (same value / callee-saved) */
+	uint32_t compute;		/* registers with another rule */
+	int32_t span_lo;		/* UW_RULE_OFFSET slots lie in
+					 * [cfa + span_lo, cfa + span_lo +
+					 * span_len): read at once */
+	uint32_t span_len;		/* 0 = no such slots */
+	uint8_t cfa_reg;
+	uint8_t ra_reg;
+	uint8_t signal;
+	uint8_t arch;			/* enum uw_arch */
+	uint8_t valid;
+};
+
+/* A direct-mapped cache of rows, hashed by lookup pc.  The host owns the
+ * storage (no allocation in the core) and keeps it across unwinds, e.g.
+ * one per CPU (used with preemption disabled) or one per thread: it is not
+ * safe for concurrent use.  Attach it to a cursor after uw_init:
+ *     cursor->cache = &cache;
+ *
+ * Invalidation: an entry is keyed by the lookup pc and by the identity of
+ * the uw_tables find_tables returned (bias, text/data base, and each
+ * section's data pointer, address and size), not by the CFI bytes.  The
+ * host must call uw_cache_clear when that identity could come to name
+ * different CFI: when a module it reported is unloaded or a mapping
+ * changes (munmap/mmap/exec of the process whose tables are read through
+ * read_mem, a local buffer freed and reused).  A cache is used by one
+ * address space at a time, or cleared when switching, unless the tables
+ * are local buffers that stay valid. */
+struct uw_cache {
+	struct uw_cache_entry *entries;
+	uint32_t mask;			/* number of entries - 1 */
+	uint64_t hits, misses;		/* statistics, for the host */
+};
+
+/* Use n entries of storage (n is rounded down to a power of two; n = 0
+ * disables the cache) and clear them. */
+UW_API void uw_cache_init(struct uw_cache *cache,
+			  struct uw_cache_entry *entries, uint32_t n);
+/* Forget every entry (see Invalidation above). */
+UW_API void uw_cache_clear(struct uw_cache *cache);
+
+/* Parsed CIEs remembered within one unwind (cursor-private). */
+#define UW_CIE_CACHE 4
 
 /* Caller-provided; holds all state and scratch space, so the core needs no
  * allocation and little kernel stack (uw_step's deepest call chain uses
@@ -258,6 +337,7 @@ struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
 	uint32_t policy;	/* UW_POLICY_* */
+	struct uw_cache *cache;	/* optional row cache, see above; NULL */
 
 	/* Current frame: read-only for the caller. */
 	enum uw_arch arch;
@@ -289,6 +369,18 @@ struct uw_cursor {
 		uint8_t cache[64];		/* window on a target-resident section */
 		uint64_t cache_addr;
 		uint32_t cache_len;
+		/* Parsed CIEs and their initial rows, valid for the whole
+		 * unwind (keyed by section identity and offset). */
+		struct {
+			uint64_t sec_data, sec_addr, bias, pos;
+			struct uw_cie cie;
+			struct uw_row row;	/* after the initial insns */
+			uint32_t insns;		/* initial insns executed */
+			uint8_t valid;
+			uint8_t row_valid;	/* no advance in the CIE */
+		} cies[UW_CIE_CACHE];
+		uint32_t cie_next;		/* round-robin victim */
+		uint8_t cie_slot;		/* cies[] entry of ws.cie */
 	} ws;
 };
 

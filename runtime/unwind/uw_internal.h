@@ -9,6 +9,7 @@
  *   expr.c  - the DWARF expression stack machine.
  *   arch.c  - per-architecture facts, pt_regs import, signal trampolines.
  *   step.c  - applying a row to registers: one frame per uw_step().
+ *   nocfi.c - code without CFI: the caller from the instructions at pc.
  */
 #ifndef UW_INTERNAL_H
 #define UW_INTERNAL_H
@@ -59,6 +60,7 @@ struct uw_arch_desc {
 struct uw_reader {
 	struct uw_cursor *c;
 	const struct uw_section *sec;
+	const uint8_t *data;	/* sec->data: local bytes, read in place */
 	uint64_t pos, end;	/* end <= sec->size */
 	uint64_t datarel_base;	/* link-time base of DW_EH_PE_datarel, 0 = none */
 	uint64_t func_base;	/* link-time base of DW_EH_PE_funcrel */
@@ -74,10 +76,86 @@ UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
 				const struct uw_section *sec,
 				uint64_t pos, uint64_t end);
 UW_INTERNAL int uw_rd_bytes(struct uw_reader *r, uint8_t *buf, uint32_t n);
-UW_INTERNAL int uw_rd_u8(struct uw_reader *r, uint8_t *v);
-UW_INTERNAL int uw_rd_uint(struct uw_reader *r, uint32_t size, uint64_t *v);
-UW_INTERNAL int uw_rd_uleb(struct uw_reader *r, uint64_t *v);
-UW_INTERNAL int uw_rd_sleb(struct uw_reader *r, int64_t *v);
+/* The general readers (any section, any failure); the inline wrappers
+ * below take a fast path for the common case and call these otherwise. */
+UW_INTERNAL int uw_rd_u8_slow(struct uw_reader *r, uint8_t *v);
+UW_INTERNAL int uw_rd_uint_slow(struct uw_reader *r, uint32_t size,
+				uint64_t *v);
+UW_INTERNAL int uw_rd_leb_slow(struct uw_reader *r, uint64_t *v,
+			       int is_signed);
+
+/* Fast paths: a local section (r->data != NULL) is read in place, with the
+ * same bounds check against r->end; everything else (target-resident
+ * sections, reads past the end, long LEB128 numbers) takes the slow path,
+ * which reports the failure. */
+static inline int uw_rd_u8(struct uw_reader *r, uint8_t *v)
+{
+	if (r->data && r->pos < r->end) {
+		*v = r->data[r->pos++];
+		return 0;
+	}
+	return uw_rd_u8_slow(r, v);
+}
+
+static inline int uw_rd_uint(struct uw_reader *r, uint32_t size, uint64_t *v)
+{
+	if (r->data && (size == 4 || size == 8 || size == 2 || size == 1) &&
+	    size <= r->end - r->pos) {
+		const uint8_t *p = r->data + r->pos;
+		uint64_t x = 0;
+		uint32_t i;
+
+		for (i = size; i > 0; i--)	/* bound: size <= 8 */
+			x = (x << 8) | p[i - 1];
+		r->pos += size;
+		*v = x;
+		return 0;
+	}
+	return uw_rd_uint_slow(r, size, v);
+}
+
+/* One- and two-byte LEB128 numbers in a local section (most CFI operands);
+ * the rest goes through uw_rd_leb_slow (at most 10 bytes). */
+static inline int uw_rd_leb(struct uw_reader *r, uint64_t *v, int is_signed)
+{
+	if (r->data && r->end - r->pos >= 2) {
+		const uint8_t *p = r->data + r->pos;
+		uint64_t x;
+		uint32_t shift;
+
+		if (!(p[0] & 0x80)) {
+			x = p[0];
+			shift = 7;
+			r->pos += 1;
+		} else if (!(p[1] & 0x80)) {
+			x = (uint64_t)(p[0] & 0x7f) | ((uint64_t)p[1] << 7);
+			shift = 14;
+			r->pos += 2;
+		} else {
+			return uw_rd_leb_slow(r, v, is_signed);
+		}
+		if (is_signed && (x & ((uint64_t)1 << (shift - 1))))
+			x |= ~(uint64_t)0 << shift;
+		*v = x;
+		return 0;
+	}
+	return uw_rd_leb_slow(r, v, is_signed);
+}
+
+static inline int uw_rd_uleb(struct uw_reader *r, uint64_t *v)
+{
+	return uw_rd_leb(r, v, 0);
+}
+
+static inline int uw_rd_sleb(struct uw_reader *r, int64_t *v)
+{
+	uint64_t u;
+
+	if (uw_rd_leb(r, &u, 1) < 0)
+		return -1;
+	*v = (int64_t)u;
+	return 0;
+}
 UW_INTERNAL int uw_rd_skip(struct uw_reader *r, uint64_t n);
 UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v);
 UW_INTERNAL int uw_encoded_size(uint8_t enc, uint8_t addr_size);
@@ -106,5 +184,10 @@ UW_INTERNAL const struct uw_arch_desc *uw_arch_get(enum uw_arch arch);
  * 1 = done (cfa = interrupted sp), 0 = not a trampoline, -1 = stopped. */
 UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
 				 uint64_t *cfa);
+
+/* nocfi.c: the caller of a frame without CFI from the instructions at
+ * c->pc.  1 = done (*how = UW_HOW_NOCFI_*), 0 = not recognised. */
+UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
+			      uint64_t *cfa, enum uw_how *how);
 
 #endif /* UW_INTERNAL_H */

@@ -347,6 +347,21 @@ static const struct uw_host_ops host_ops = {
 	.trace = host_trace,
 };
 
+static bool row_cache_on = true;
+static __thread struct uw_cache row_cache;
+static __thread struct uw_cache_entry row_cache_entries[1024];
+
+void uw_ours_set_row_cache(bool on)
+{
+	row_cache_on = on;
+}
+
+void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses)
+{
+	*hits = row_cache.hits;
+	*misses = row_cache.misses;
+}
+
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
 		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res)
 {
@@ -364,6 +379,11 @@ int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_
 	}
 	if (fp_fallback)
 		cursor.policy |= UW_POLICY_FP_FALLBACK;
+	if (row_cache_on) {
+		if (!row_cache.entries)
+			uw_cache_init(&row_cache, row_cache_entries, 1024);
+		cursor.cache = &row_cache;
+	}
 	int n = 0;
 	do {
 		if (n == max)

@@ -29,6 +29,13 @@ struct uw_ours_result {
 
 /* Unwind snapshot S in space SP; LIVE_PID > 0 lets reads fall back to the
    live process; FP_FALLBACK sets UW_POLICY_FP_FALLBACK.  */
+/* The row cache (struct uw_cache) uw_ours_unwind attaches to its cursor:
+   one per thread, kept across unwinds, 1024 entries; on by default.  The
+   tables it reports are ELF images in the uw_elf_cache, which stay valid,
+   so the cache never needs clearing here.  Off: every step parses.  */
+void uw_ours_set_row_cache(bool on);
+void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses);
+
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
 		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res);
 
