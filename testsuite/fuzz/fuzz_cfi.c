@@ -86,6 +86,63 @@ static uint32_t le32(const uint8_t *p)
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* What an unwind produced, frame by frame, for the differential check. */
+#define FUZZ_MAX_FRAMES 64
+struct frame_log {
+	uint32_t n;
+	uint64_t pc[FUZZ_MAX_FRAMES + 1], cfa[FUZZ_MAX_FRAMES + 1];
+	uint32_t reason;
+	uint64_t stop_pc, stop_addr;
+};
+
+/* One full unwind with the bounds checked at every step.  Returns 0 when
+ * uw_init refused the registers (checked here; nothing more to do). */
+static int unwind_once(struct uw_cursor *cur, struct fuzz_host *h,
+		       const struct uw_regs *regs, int arch32, uint32_t max_depth,
+		       uint32_t policy, struct uw_cache *cache, struct frame_log *log)
+{
+	int steps = 0;
+
+	memset(log, 0, sizeof(*log));
+	if (uw_init(cur, arch32 ? UW_ARCH_I386 : UW_ARCH_X86_64, &fz_ops, h,
+		    regs) < 0) {
+		if (cur->stop.reason != UW_STOP_BAD_ARGUMENT || uw_step(cur) != 0)
+			abort();
+		return 0;
+	}
+	cur->max_depth = max_depth;
+	cur->policy = policy;
+	cur->cache = cache;
+	for (;;) {
+		int rc;
+
+		h->reads = 0;
+		rc = uw_step(cur);
+		/* The documented per-step bound. */
+		if (cur->work > UW_MAX_WORK_PER_STEP)
+			abort();
+		/* Reads: at most one cache refill (<= 2 reads) per section
+		 * byte-run of a work unit, plus register slots; generously:
+		 * 64 per unit. */
+		if (h->reads > 64u * (cur->work + 1))
+			abort();
+		if (rc != 1)
+			break;
+		if (++steps > (int)cur->max_depth || steps > FUZZ_MAX_FRAMES)
+			abort();
+		log->pc[log->n] = uw_pc(cur);
+		log->cfa[log->n] = uw_cfa(cur);
+		log->n++;
+	}
+	if (cur->stop.reason == UW_STOP_NONE || uw_step(cur) != 0)
+		abort();
+	(void)uw_stop_reason_name(cur->stop.reason);
+	log->reason = cur->stop.reason;
+	log->stop_pc = cur->stop.pc;
+	log->stop_addr = cur->stop.addr;
+	return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct uw_cursor cur;
@@ -94,7 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *p;
 	size_t left;
 	uint8_t flags;
-	int arch32, steps = 0;
+	int arch32;
 
 	if (size < 38)
 		return 0;
@@ -153,35 +210,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	regs.defined = le32(data + 34);
 
-	if (uw_init(&cur, arch32 ? UW_ARCH_I386 : UW_ARCH_X86_64, &fz_ops, &h,
-		    &regs) < 0) {
-		if (cur.stop.reason != UW_STOP_BAD_ARGUMENT || uw_step(&cur) != 0)
-			abort();
-		return 0;
-	}
-	cur.max_depth = data[1] & 0x3f;
-	if (flags & 0x10)
-		cur.policy = UW_POLICY_FP_FALLBACK;
-	for (;;) {
-		int rc;
-
-		h.reads = 0;
-		rc = uw_step(&cur);
-		/* The documented per-step bound. */
-		if (cur.work > UW_MAX_WORK_PER_STEP)
-			abort();
-		/* Reads: at most one cache refill (<= 2 reads) per section
-		 * byte-run of a work unit, plus register slots; generously:
-		 * 64 per unit. */
-		if (h.reads > 64u * (cur.work + 1))
-			abort();
-		if (rc != 1)
+	/* Three unwinds of the same input: without the row cache, with a cold
+	 * one and with the same one warm.  The cache must never change a
+	 * frame or a stop (differential check), and every step of every run
+	 * must stay within the documented bounds. */
+	static struct uw_cache_entry entries[16];
+	static struct uw_cache cache;
+	struct frame_log logs[3];
+	uw_cache_init(&cache, entries, 16);
+	for (int run = 0; run < 3; run++) {
+		if (!unwind_once(&cur, &h, &regs, arch32, data[1] & 0x3f,
+				 (flags & 0x10) ? UW_POLICY_FP_FALLBACK : 0,
+				 run ? &cache : NULL, &logs[run]))
+			return 0;
+		if (!(flags & 0x80))	/* the cache runs on half of the inputs */
 			break;
-		if (++steps > (int)cur.max_depth)
+		if (run && memcmp(&logs[run], &logs[0], sizeof(logs[0])) != 0)
 			abort();
 	}
-	if (cur.stop.reason == UW_STOP_NONE || uw_step(&cur) != 0)
-		abort();
-	(void)uw_stop_reason_name(cur.stop.reason);
 	return 0;
 }
