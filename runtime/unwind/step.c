@@ -193,7 +193,7 @@ static int uw_step_rule(struct uw_cursor *c, unsigned reg, unsigned ra,
 /* ---- row cache (struct uw_cache, see unwind_core.h) ---- */
 
 /* Largest run of save slots read with one host call (bytes). */
-#define UW_CACHE_MAX_SPAN 128
+#define UW_CACHE_MAX_SPAN 256	/* x86_64 sigcontext: 17 slots, 136 */
 
 UW_API void uw_cache_clear(struct uw_cache *cache)
 {
@@ -266,17 +266,31 @@ static struct uw_cache_entry *uw_step_cache_slot(struct uw_cache *cache,
 	return &cache->entries[(uint32_t)(h >> 40) & cache->mask];
 }
 
+/* Value of an address-sized little-endian slot in a span buffer. */
+static uint64_t uw_step_span_word(const uint8_t *p, uint32_t addr_size)
+{
+	uint64_t v = p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		     (uint64_t)p[3] << 24;
+
+	if (addr_size == 8)
+		v |= (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		     (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+	return v;
+}
+
 /* Apply a cached row: the same result, trace events and failures as
- * uw_step_cfi's rule loop, with the trivial rules (same value, callee-
- * saved default, undefined) done by mask.  1 = done, -1 = stopped. */
+ * uw_step_cfi's rule loop (and uw_expr_eval for the cached expression
+ * shapes), with the trivial rules (same value, callee-saved default,
+ * undefined) done by mask.  1 = done, -1 = stopped. */
 static int uw_step_cache_apply(struct uw_cursor *c,
 			       const struct uw_cache_entry *e,
 			       struct uw_regs *next, uint64_t *cfa, int *signal)
 {
 	const struct uw_arch_desc *ad = c->ad;
 	struct uw_reg_rule rule = { 0 };
-	unsigned reg, ra = e->ra_reg;
+	unsigned reg, base, ra = e->ra_reg;
 	uint32_t todo;
+	uint64_t span_addr = 0;
 	uint8_t span[UW_CACHE_MAX_SPAN];
 	int have_span = 0;
 
@@ -288,7 +302,14 @@ static int uw_step_cache_apply(struct uw_cursor *c,
 	if (reg >= ad->nregs || !(c->regs.defined & UW_REG_BIT(reg)))
 		return uw_fail(c, UW_STOP_REG_UNDEFINED, reg);
 	*cfa = (c->regs.val[reg] + (uint64_t)e->cfa_offset) & ad->addr_mask;
-	uw_step_trace(c, UW_TR_CFA, *cfa, 0);
+	if (e->cfa_deref) {
+		c->work++;	/* as uw_expr_eval's two operations */
+		c->work++;
+		if (uw_read_target(c, *cfa, ad->addr_size, cfa) < 0)
+			return -1;
+		*cfa &= ad->addr_mask;
+	}
+	uw_step_trace(c, UW_TR_CFA, *cfa, e->cfa_deref);
 	if (ra >= ad->nregs)
 		return uw_fail(c, UW_STOP_BAD_CFI, e->fde_begin);
 	if (e->kind[ra] == UW_RULE_UNDEFINED ||
@@ -304,33 +325,61 @@ static int uw_step_cache_apply(struct uw_cursor *c,
 	/* The save slots in one host read when they are close together (a
 	 * failed read falls back to one read per slot, so the result is the
 	 * same either way). */
+	base = e->span_base;
 	if (e->span_len != 0 &&
-	    c->ops->read_mem(c->host, (*cfa + (uint64_t)(int64_t)e->span_lo) &
-			     ad->addr_mask, span, e->span_len) == 0)
-		have_span = 1;
+	    (base == UW_NREGS || (c->regs.defined & UW_REG_BIT(base)))) {
+		span_addr = base == UW_NREGS ? *cfa : c->regs.val[base];
+		span_addr = (span_addr + (uint64_t)(int64_t)e->span_lo) &
+			    ad->addr_mask;
+		if (c->ops->read_mem(c->host, span_addr, span,
+				     e->span_len) == 0)
+			have_span = 1;
+	}
 	/* bound: one iteration per bit, < UW_NREGS */
 	for (todo = e->compute; todo != 0; todo &= todo - 1) {
-		reg = (unsigned)__builtin_ctz(todo);
-		if (have_span && e->kind[reg] == UW_RULE_OFFSET) {
-			const uint8_t *p = span + (e->offset[reg] - e->span_lo);
-			uint64_t v = p[0] | (uint64_t)p[1] << 8 |
-				     (uint64_t)p[2] << 16 |
-				     (uint64_t)p[3] << 24;
+		uint64_t addr;
 
-			if (ad->addr_size == 8)
-				v |= (uint64_t)p[4] << 32 |
-				     (uint64_t)p[5] << 40 |
-				     (uint64_t)p[6] << 48 |
-				     (uint64_t)p[7] << 56;
-			next->val[reg] = v & ad->addr_mask;
-			next->defined |= UW_REG_BIT(reg);
+		reg = (unsigned)__builtin_ctz(todo);
+		if (e->kind[reg] == UW_RULE_OFFSET) {
+			addr = (*cfa + (uint64_t)(int64_t)e->offset[reg]) &
+			       ad->addr_mask;
+		} else if (e->kind[reg] == UW_RULE_EXPRESSION) {
+			/* "DW_OP_breg<src> offset", the CFA pushed first */
+			unsigned src = e->reg[reg];
+
+			c->work++;
+			if (!(c->regs.defined & UW_REG_BIT(src))) {
+				uw_fail(c, UW_STOP_REG_UNDEFINED, src);
+				if (uw_step_lost(c, reg, ra, next) < 0)
+					return -1;
+				continue;
+			}
+			addr = (c->regs.val[src] +
+				(uint64_t)(int64_t)e->offset[reg]) &
+			       ad->addr_mask;
+		} else {
+			rule.kind = e->kind[reg];
+			rule.reg = e->reg[reg];
+			rule.offset = e->offset[reg];
+			if (uw_step_rule(c, reg, ra, *cfa, next, &rule) < 0)
+				return -1;
 			continue;
 		}
-		rule.kind = e->kind[reg];
-		rule.reg = e->reg[reg];
-		rule.offset = e->offset[reg];
-		if (uw_step_rule(c, reg, ra, *cfa, next, &rule) < 0)
-			return -1;
+		/* A memory slot: from the span if it lies inside it. */
+		if (have_span && addr - span_addr < e->span_len &&
+		    e->span_len - (addr - span_addr) >= ad->addr_size) {
+			next->val[reg] = uw_step_span_word(
+				span + (addr - span_addr), ad->addr_size) &
+				ad->addr_mask;
+		} else if (uw_read_target(c, addr, ad->addr_size,
+					  &next->val[reg]) < 0) {
+			if (uw_step_lost(c, reg, ra, next) < 0)
+				return -1;
+			continue;
+		} else {
+			next->val[reg] &= ad->addr_mask;
+		}
+		next->defined |= UW_REG_BIT(reg);
 	}
 	if (!(next->defined & UW_REG_BIT(ra)))
 		return uw_fail(c, UW_STOP_REG_UNDEFINED, ra);
@@ -340,60 +389,145 @@ static int uw_step_cache_apply(struct uw_cursor *c,
 	return 1;
 }
 
+/* Decode a DWARF expression block of the shape "DW_OP_breg<reg> off" (and
+ * then DW_OP_deref if deref) from a local section, with reg < nregs and
+ * off in 32 bits, without touching the cursor's stop state.  1 = that
+ * shape, 0 = anything else (then the row is not cached). */
+static int uw_step_cache_breg(const struct uw_cursor *c,
+			      const struct uw_block *b, int deref,
+			      uint8_t *reg, int32_t *off)
+{
+	const struct uw_section *sec = c->ws.sec;
+	const uint8_t *p;
+	uint64_t v = 0;
+	uint32_t i, n, shift = 0;
+
+	if (!sec || !sec->data || b->len < 2 || b->len > 7 ||
+	    b->len > sec->size || b->pos > sec->size - b->len)
+		return 0;
+	p = sec->data + b->pos;
+	n = (uint32_t)b->len - (deref ? 1 : 0);
+	if (n < 2)
+		return 0;
+	if (p[0] < 0x70 || p[0] - 0x70 >= c->ad->nregs)	/* DW_OP_breg0 */
+		return 0;
+	if (deref && p[n] != 0x06)			/* DW_OP_deref */
+		return 0;
+	/* The SLEB128 offset must end exactly at byte n - 1. */
+	for (i = 1; i < n; i++) {		/* bound: n <= 7 */
+		v |= (uint64_t)(p[i] & 0x7f) << shift;
+		shift += 7;
+		if (!(p[i] & 0x80) != (i == n - 1))
+			return 0;
+	}
+	if (v & ((uint64_t)1 << (shift - 1)))
+		v |= ~(uint64_t)0 << shift;
+	if ((int64_t)v != (int64_t)(int32_t)(int64_t)v)
+		return 0;
+	*reg = (uint8_t)(p[0] - 0x70);
+	*off = (int32_t)(int64_t)v;
+	return 1;
+}
+
 /* Remember c->ws.row if it is simple enough to be compacted. */
 static void uw_step_cache_store(struct uw_cursor *c, struct uw_cache_entry *e,
 				const struct uw_cache_key *k)
 {
 	const struct uw_row *row = &c->ws.row;
+	const struct uw_arch_desc *ad = c->ad;
+	uint8_t breg[UW_NREGS], cfa_reg;
+	int32_t boff[UW_NREGS], cfa_off;
 	int i;
 
-	if (row->cfa_kind != UW_CFA_REG_OFFSET)
+	/* Decide first, so that an uncacheable row leaves the slot as it
+	 * was. */
+	if (row->cfa_kind == UW_CFA_EXPRESSION) {
+		if (!uw_step_cache_breg(c, &row->cfa_expr, 1, &cfa_reg,
+					&cfa_off))
+			return;
+	} else if (row->cfa_kind != UW_CFA_REG_OFFSET) {
 		return;
+	}
 	for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
 		const struct uw_reg_rule *rule = &row->rule[i];
 
-		if (rule->kind == UW_RULE_EXPRESSION ||
-		    rule->kind == UW_RULE_VAL_EXPRESSION ||
+		if (rule->kind == UW_RULE_VAL_EXPRESSION ||
 		    rule->offset != (int64_t)(int32_t)rule->offset)
+			return;
+		/* Registers past nregs are never applied: any rule. */
+		if (rule->kind == UW_RULE_EXPRESSION && i < ad->nregs &&
+		    !uw_step_cache_breg(c, &rule->expr, 0, &breg[i], &boff[i]))
 			return;
 	}
 	e->valid = 0;
+	if (row->cfa_kind == UW_CFA_EXPRESSION) {
+		e->cfa_deref = 1;
+		e->cfa_reg = cfa_reg;
+		e->cfa_offset = cfa_off;
+	} else {
+		e->cfa_deref = 0;
+		e->cfa_reg = row->cfa_reg;
+		e->cfa_offset = row->cfa_offset;
+	}
 	e->keep = 0;
 	e->compute = 0;
 	for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
+		e->kind[i] = row->rule[i].kind;
+		e->reg[i] = row->rule[i].reg;
+		e->offset[i] = (int32_t)row->rule[i].offset;
 		switch (row->rule[i].kind) {
 		case UW_RULE_UNSPECIFIED:
-			if (i != c->ad->sp_reg && i < c->ad->nregs &&
-			    (c->ad->callee_saved & UW_REG_BIT(i)))
+			if (i != ad->sp_reg && i < ad->nregs &&
+			    (ad->callee_saved & UW_REG_BIT(i)))
 				e->keep |= UW_REG_BIT(i);
 			break;
 		case UW_RULE_SAME_VALUE:
-			if (i < c->ad->nregs)
+			if (i < ad->nregs)
 				e->keep |= UW_REG_BIT(i);
 			break;
 		case UW_RULE_UNDEFINED:
 			break;
 		default:
-			if (i < c->ad->nregs)
-				e->compute |= UW_REG_BIT(i);
+			if (i >= ad->nregs)
+				break;
+			e->compute |= UW_REG_BIT(i);
+			if (row->rule[i].kind == UW_RULE_EXPRESSION) {
+				e->reg[i] = breg[i];
+				e->offset[i] = boff[i];
+			}
 			break;
 		}
-		e->kind[i] = row->rule[i].kind;
-		e->reg[i] = row->rule[i].reg;
-		e->offset[i] = (int32_t)row->rule[i].offset;
 	}
-	/* The span of the OFFSET slots, if small (see uw_step_cache_apply). */
+	/* The span of the memory slots, if small (see uw_step_cache_apply):
+	 * those relative to the CFA if there are any, else those relative to
+	 * the base register of the first expression rule. */
 	e->span_len = 0;
 	e->span_lo = 0;
+	e->span_base = UW_NREGS;
+	for (i = 0; i < UW_NREGS; i++)		/* bound: UW_NREGS */
+		if ((e->compute & UW_REG_BIT(i)) &&
+		    e->kind[i] == UW_RULE_OFFSET)
+			break;
+	if (i == UW_NREGS)
+		for (i = 0; i < UW_NREGS; i++)	/* bound: UW_NREGS */
+			if ((e->compute & UW_REG_BIT(i)) &&
+			    e->kind[i] == UW_RULE_EXPRESSION) {
+				e->span_base = e->reg[i];
+				break;
+			}
 	{
 		int64_t lo = 0, hi = 0;
 		int any = 0;
 
 		for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
-			int64_t off = row->rule[i].offset;
+			int64_t off = e->offset[i];
 
-			if (!(e->compute & UW_REG_BIT(i)) ||
-			    row->rule[i].kind != UW_RULE_OFFSET)
+			if (!(e->compute & UW_REG_BIT(i)))
+				continue;
+			if (e->span_base == UW_NREGS ?
+			    e->kind[i] != UW_RULE_OFFSET :
+			    e->kind[i] != UW_RULE_EXPRESSION ||
+			    e->reg[i] != e->span_base)
 				continue;
 			if (!any || off < lo)
 				lo = off;
@@ -401,15 +535,13 @@ static void uw_step_cache_store(struct uw_cursor *c, struct uw_cache_entry *e,
 				hi = off;
 			any = 1;
 		}
-		if (any && hi - lo + c->ad->addr_size <= UW_CACHE_MAX_SPAN) {
+		if (any && hi - lo + ad->addr_size <= UW_CACHE_MAX_SPAN) {
 			e->span_lo = (int32_t)lo;
-			e->span_len = (uint32_t)(hi - lo + c->ad->addr_size);
+			e->span_len = (uint32_t)(hi - lo + ad->addr_size);
 		}
 	}
 	e->key = *k;
 	e->arch = (uint8_t)c->arch;
-	e->cfa_reg = row->cfa_reg;
-	e->cfa_offset = row->cfa_offset;
 	e->ra_reg = (uint8_t)c->ws.cie.ra_reg;
 	e->signal = c->ws.cie.signal;
 	e->fde_begin = c->ws.fde.pc_begin;

@@ -266,9 +266,12 @@ struct uw_arch_desc;		/* per-architecture facts, arch.c */
 /* Row cache (optional, caller-owned, kept across unwinds)             */
 
 /* What a cache entry remembers of one lookup: the unwind row for one
- * lookup pc in one set of tables, compacted.  Rows with DWARF expressions
- * (CFA or register rules) or with offsets that do not fit 32 bits are not
- * cached; they are recomputed every time. */
+ * lookup pc in one set of tables, compacted.  Of the DWARF expressions,
+ * only the shapes of signal-trampoline CFI (glibc's __restore_rt) are
+ * cached: a register saved at "DW_OP_breg<r> off" and a CFA of
+ * "DW_OP_breg<r> off; DW_OP_deref", in a local section.  Rows with other
+ * expressions or with offsets that do not fit 32 bits are not cached;
+ * they are recomputed every time. */
 struct uw_cache_key {
 	uint64_t pc;			/* runtime lookup pc */
 	uint64_t bias, text_base, data_base;
@@ -280,16 +283,24 @@ struct uw_cache_entry {
 	struct uw_cache_key key;
 	uint64_t fde_begin, fde_end;	/* link-time, for UW_TR_FDE */
 	int64_t cfa_offset;
-	int32_t offset[UW_NREGS];	/* UW_RULE_OFFSET / VAL_OFFSET */
-	uint8_t kind[UW_NREGS];		/* enum uw_rule_kind */
-	uint8_t reg[UW_NREGS];		/* UW_RULE_REGISTER */
+	int32_t offset[UW_NREGS];	/* UW_RULE_OFFSET / VAL_OFFSET, and
+					 * the breg offset of an expression */
+	uint8_t kind[UW_NREGS];		/* enum uw_rule_kind (an expression
+					 * rule: saved at reg[] + offset[]) */
+	uint8_t reg[UW_NREGS];		/* UW_RULE_REGISTER / expression */
 	uint32_t keep;			/* registers whose value the caller
 					 * keeps (same value / callee-saved) */
 	uint32_t compute;		/* registers with another rule */
-	int32_t span_lo;		/* UW_RULE_OFFSET slots lie in
-					 * [cfa + span_lo, cfa + span_lo +
-					 * span_len): read at once */
+	int32_t span_lo;		/* the memory slots (UW_RULE_OFFSET, or
+					 * expression rules) relative to
+					 * span_base lie in [base + span_lo,
+					 * base + span_lo + span_len): read
+					 * at once */
 	uint32_t span_len;		/* 0 = no such slots */
+	uint8_t span_base;		/* the span is relative to: UW_NREGS =
+					 * the CFA (UW_RULE_OFFSET slots), else
+					 * this register (expression slots) */
+	uint8_t cfa_deref;		/* CFA = [cfa_reg + cfa_offset] */
 	uint8_t cfa_reg;
 	uint8_t ra_reg;
 	uint8_t signal;

@@ -56,8 +56,9 @@ int uw_space_nmodules(const struct uw_space *sp);
 const struct uw_module_view *uw_space_module(const struct uw_space *sp, int i);
 
 /* The memory model every peer uses: the snapshot's regions, then the
-   read-only file mappings (from the files on disk).  */
-bool uw_space_read(const struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
+   read-only file mappings (from the files on disk).  Remembers the
+   region of the last read in SP (not thread-safe).  */
+bool uw_space_read(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
 		   void *buf, size_t len);
 
 #endif
