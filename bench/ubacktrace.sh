@@ -14,7 +14,7 @@ b=/src/testsuite/kernel.ustack/build
 "$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b >/dev/null
 run() { # run MODE ARGS... -> "ns cycles frames"
 	"$vm" "$1" -g -DMAXACTION=1000000 -DSTP_NO_OVERLOAD -d $b/ustack-m64-O2-nofp --ldd \
-		"$top/bench/ubacktrace.stp" "$n" -c "setarch -R $b/ustack-m64-O2-nofp $2" 2>/dev/null |
+		bench/ubacktrace.stp "$n" -c "setarch -R $b/ustack-m64-O2-nofp $2" 2>/dev/null |
 		sed -n 's/^frames \([0-9]*\) calls [0-9]* ns_per_call \([0-9]*\) cycles_per_call \([0-9]*\)$/\2 \3 \1/p'
 }
 printf '%-12s %7s %10s %10s %12s %12s %7s\n' stack frames ours_ns stock_ns ours_cycles stock_cycles ratio
