@@ -39,92 +39,24 @@ static int stp_uw_read_mem(void *h, uint64_t addr, void *buf, uint32_t len)
 	return 0;
 }
 
-/* ELF program headers of an image mapped at base (its first PT_LOAD, file
- * offset 0, is mapped there).  Finds the first PT_LOAD's vaddr and extent
- * and PT_GNU_EH_FRAME.  0 = found an .eh_frame_hdr. */
-#define STP_UW_MAX_PHDRS 16
+static const struct uw_host_ops stp_uw_ops;
+
+/* The unwind tables of an ELF image mapped at base (its first PT_LOAD,
+ * file offset 0, is mapped there), from its own pages: the core's elfmem
+ * scan (PT_GNU_EH_FRAME, bias, executable extent; every read checked). */
 static int stp_uw_mapped_elf(struct stp_uw_host *host, unsigned long base,
-			     unsigned long *bias, unsigned long *text_end,
-			     unsigned long *hdr_addr, unsigned long *hdr_size)
+			     struct uw_elfmem_info *info)
 {
-	unsigned char ident[EI_NIDENT];
-	uint64_t phoff, load_vaddr = 0, load_end = 0;
-	unsigned phnum, phentsize, i;
-	int is64, have_load = 0, have_hdr = 0;
-
-	if (stp_uw_read_mem(host, base, ident, sizeof(ident))
-	    || memcmp(ident, ELFMAG, SELFMAG) != 0)
-		return -1;
-	is64 = ident[EI_CLASS] == ELFCLASS64;
-	if (is64) {
-		Elf64_Ehdr eh;
-
-		if (stp_uw_read_mem(host, base, &eh, sizeof(eh)))
-			return -1;
-		phoff = eh.e_phoff;
-		phnum = eh.e_phnum;
-		phentsize = eh.e_phentsize;
-		if (phentsize != sizeof(Elf64_Phdr))
-			return -1;
-	} else if (ident[EI_CLASS] == ELFCLASS32) {
-		Elf32_Ehdr eh;
-
-		if (stp_uw_read_mem(host, base, &eh, sizeof(eh)))
-			return -1;
-		phoff = eh.e_phoff;
-		phnum = eh.e_phnum;
-		phentsize = eh.e_phentsize;
-		if (phentsize != sizeof(Elf32_Phdr))
-			return -1;
-	} else {
-		return -1;
-	}
-	if (phnum > STP_UW_MAX_PHDRS)
-		phnum = STP_UW_MAX_PHDRS;
-	for (i = 0; i < phnum; i++) {
-		uint64_t type, vaddr, memsz, offset;
-
-		if (is64) {
-			Elf64_Phdr ph;
-
-			if (stp_uw_read_mem(host, base + phoff + i * sizeof(ph),
-					    &ph, sizeof(ph)))
-				return -1;
-			type = ph.p_type; vaddr = ph.p_vaddr;
-			memsz = ph.p_memsz; offset = ph.p_offset;
-		} else {
-			Elf32_Phdr ph;
-
-			if (stp_uw_read_mem(host, base + phoff + i * sizeof(ph),
-					    &ph, sizeof(ph)))
-				return -1;
-			type = ph.p_type; vaddr = ph.p_vaddr;
-			memsz = ph.p_memsz; offset = ph.p_offset;
-		}
-		if (type == PT_LOAD && !have_load && offset == 0) {
-			load_vaddr = vaddr;
-			load_end = vaddr + memsz;
-			have_load = 1;
-		} else if (type == PT_GNU_EH_FRAME && !have_hdr) {
-			*hdr_addr = vaddr;
-			*hdr_size = memsz;
-			have_hdr = 1;
-		}
-	}
-	if (!have_load || !have_hdr)
-		return -1;
-	*bias = base - load_vaddr;
-	if (text_end)
-		*text_end = base + (load_end - load_vaddr);
-	return 0;
+	return uw_elfmem_scan(&stp_uw_ops, host, base, info) == UW_ELFMEM_OK ? 0 : -1;
 }
 
 /* The vdso of the current process, from its mapped image. */
 static void stp_uw_find_vdso(struct stp_uw_host *host)
 {
 	struct stp_uw_vdso *v = &host->vdso;
-	unsigned long base, end = 0;
+	unsigned long base, end;
 	const struct vdso_image *img;
+	struct uw_elfmem_info info;
 
 	v->state = -1;
 	if (!current->mm)
@@ -133,9 +65,12 @@ static void stp_uw_find_vdso(struct stp_uw_host *host)
 	img = READ_ONCE(current->mm->context.vdso_image);
 	if (!base)
 		return;
-	if (stp_uw_mapped_elf(host, base, &v->bias, &end, &v->hdr_addr,
-			      &v->hdr_size))
+	if (stp_uw_mapped_elf(host, base, &info))
 		return;
+	v->bias = info.tables.bias;
+	v->hdr_addr = info.tables.eh_frame_hdr.addr;
+	v->hdr_size = info.tables.eh_frame_hdr.size;
+	end = info.text_end;
 	v->start = base;
 	v->end = img ? base + img->size : end;
 	if (v->end < end)
@@ -173,14 +108,11 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 	if (!m) {
 		/* In the vma map without a struct _stp_module (not named with
 		 * -d): its own mapped .eh_frame_hdr, if it is an ELF image. */
-		unsigned long hdr_addr, hdr_size, bias;
+		struct uw_elfmem_info info;
 
 		if (name && vm_start >= offset
-		    && stp_uw_mapped_elf(host, vm_start - offset, &bias, NULL,
-					 &hdr_addr, &hdr_size) == 0) {
-			out->eh_frame_hdr.addr = hdr_addr;
-			out->eh_frame_hdr.size = hdr_size;
-			out->bias = bias;
+		    && stp_uw_mapped_elf(host, vm_start - offset, &info) == 0) {
+			*out = info.tables;
 			out->module = name;
 			return 0;
 		}
