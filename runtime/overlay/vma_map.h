@@ -1,0 +1,40 @@
+/* stap-unwind: where a user address is mapped, for every process.
+ *
+ * Interface shared by unwind.c (unwind tables of objects not named with -d)
+ * and the symbol code (names from an object's own .dynsym, build-ids).
+ * The implementation (VMA tracking for every process) is vma_map.c; until
+ * it lands, stp_uw_vma_find() knows nothing.
+ */
+#ifndef STP_UW_VMA_MAP_H
+#define STP_UW_VMA_MAP_H
+
+/* One file mapping of a process, as seen when it was mapped. */
+struct stp_uw_mapping {
+	unsigned long start, end;	/* [start, end) of this mapping */
+	unsigned long pgoff;		/* file offset (bytes) mapped at start */
+	unsigned long base;		/* where file offset 0 of the object is
+					 * mapped: start - pgoff of its mapping
+					 * of offset 0 (its ELF header) */
+	const char *path;		/* full path, NUL-terminated; valid for
+					 * the rest of the probe handler */
+	unsigned char build_id[20];
+	unsigned build_id_len;		/* 0: not known */
+	unsigned long generation;	/* changes whenever this process's
+					 * map changes (row-cache key) */
+};
+
+/* The file mapping of tsk's address space that contains addr.  Safe in
+ * probe context: no sleeping, no allocation, no blocking locks.  Returns 0
+ * and fills *out, or a negative errno (-ENOENT: not mapped or not known). */
+static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
+			   struct stp_uw_mapping *out);
+
+#ifndef STP_UW_VMA_MAP_IMPL
+static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
+			   struct stp_uw_mapping *out)
+{
+	return -ENOENT;
+}
+#endif
+
+#endif /* STP_UW_VMA_MAP_H */
