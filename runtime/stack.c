@@ -22,6 +22,9 @@
 #define _STACK_C_
 
 #include "sym.c"
+/* Honest user symbols: from here on _stp_snprint_addr and _stp_print_addr
+ * name user addresses through stap-unwind/usym.c. */
+#include "stap-unwind/usym.c"
 #include "regs.h"
 
 #include <linux/stacktrace.h>
@@ -126,6 +129,9 @@ static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 
 /* ------------------------------------------------------------------ */
 /* User stacks                                                         */
+
+/* stap-unwind/ustop.h (included at the end): the stop line. */
+static void _stp_uw_stop_print_line(struct context *c, int sym_flags);
 
 /* The user registers of this probe hit.  In user mode (uprobes, samples
  * of user code) they are the probe's; otherwise the registers saved when
@@ -235,8 +241,11 @@ static void _stp_stack_user_print(struct context *c, int sym_flags)
 		pc = _stp_stack_user_get(c, n);
 		if (pc == 0)
 			break;
-		_stp_print_addr(pc, sym_flags, current, c);
+		/* Above the first frame, pc is a return address. */
+		_stp_print_addr(pc, n ? sym_flags | STP_UW_SYM_CALLER : sym_flags,
+				current, c);
 	}
+	_stp_uw_stop_print_line(c, sym_flags);	/* stap-unwind/ustop.h */
 }
 
 /* ------------------------------------------------------------------ */
@@ -281,5 +290,7 @@ static void _stp_stack_user_sprint(char *str, int size, struct context *c,
 {
 	_stp_uw_sprint(str, size, c, sym_flags, 1);
 }
+
+#include "stap-unwind/ustop.h"
 
 #endif /* _STACK_C_ */

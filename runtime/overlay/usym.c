@@ -1,0 +1,624 @@
+/* stap-unwind: honest names for user addresses.
+ *
+ * SystemTap 5.6 names a user address after the nearest preceding symbol of
+ * the module's -d table, however far away ("error_at_line+0x9b59/0x24761"
+ * for code that error_at_line's 166 bytes do not contain).  Here a user
+ * address is named "symbol+off/size" only when it lies within that
+ * symbol's extent [st_value, st_value + st_size); otherwise it is named by
+ * its object and file offset, "[/path/of/object+0xOFFSET]".
+ *
+ * Where symbols and extents come from:
+ *   - modules named with -d/--ldd: the translator's table (names and
+ *     addresses, no sizes) plus each symbol's st_size, read once at module
+ *     init (process context) from the ELF file at the module's path
+ *     (.symtab and .dynsym), and only if that file's build-id is the one
+ *     the translator saw;
+ *   - any other mapped ELF object: its dynamic symbol table read from the
+ *     process's memory in probe context (usym_elf.h: PT_DYNAMIC -> DT_SYMTAB,
+ *     DT_STRTAB, DT_STRSZ, count from DT_HASH or DT_GNU_HASH; every read
+ *     copy_from_user_nofault, every loop bounded).
+ * The object containing an address: stp_uw_vma_find() (VMA tracking for
+ * every process, vma_map.h), else SystemTap's own vma map (processes the
+ * task finder tracks: -c/-x targets and -d modules).
+ *
+ * How it is wired in: stack.c includes this file right after sym.c, and
+ * this file then defines _stp_snprint_addr and _stp_print_addr as macros
+ * naming its own functions, so that every later caller -- stack.c's
+ * backtraces and the tapsets' embedded C (usymname, usymdata, print_usyms,
+ * sprint_ubacktrace, ...), all emitted after stack.c -- goes through here.
+ * Kernel addresses (task == NULL) are passed to SystemTap's own functions
+ * unchanged.  Two more function-like macros run our module-init and
+ * module-exit work around calls the generated code always makes:
+ * _stp_module_check() at init (loads the -d symbol sizes) and
+ * _stp_runtime_contexts_free() at exit, after every probe has finished
+ * (frees them).
+ *
+ * Printed forms (flags as in sym.h), with honest symbol / without:
+ *   _STP_SYM_FULL    " 0xADDR : name+0xoff/0xsize [path]"  " 0xADDR : [path+0xfoff]"
+ *   _STP_SYM_SIMPLE  "name+0xoff [base]"                   "[base+0xfoff]"
+ *   _STP_SYM_BRIEF   "name+0xoff"                          "[path+0xfoff]"
+ *   _STP_SYM_DATA    "name+0xoff/0xsize [path]"            "[path+0xfoff]"
+ *   _STP_SYM_SYMBOL  "name"                                "0xADDR"
+ * (base: the path's last component.)  0xfoff is the file offset of ADDR in
+ * the object: the code is at that offset of that file, whatever the load
+ * address.  An address in no known object is printed as "0xADDR" alone;
+ * in a known object outside its file-backed part, as "[path]".
+ *
+ * Caller frames: stack.c passes STP_UW_SYM_CALLER for frames above the
+ * first one, whose pc is a return address.  The symbol is then looked up
+ * for pc - 1, the call instruction's last byte, so that a call to a
+ * noreturn function at the very end of a function (whose return address
+ * is the next function's first byte) is named after the caller; the
+ * printed address and offset are still those of pc (the offset may then
+ * equal the size).
+ */
+#ifndef STP_UW_USYM_C
+#define STP_UW_USYM_C
+
+#include "stap-unwind/vma_map.h"
+#include "stap-unwind/usym_elf.h"
+
+#include <linux/fs.h>
+#include <linux/vmalloc.h>
+#include <linux/sched.h>
+
+/* Not a SystemTap flag: the address is a return address (see above). */
+#define STP_UW_SYM_CALLER	(1 << 24)
+
+/* What is known about one user address. */
+struct stp_uw_usym {
+	const char *path;		/* object, NULL: in no known object */
+	int have_foff;
+	unsigned long foff;		/* file offset of the address */
+	const char *name;		/* honest symbol, or NULL */
+	unsigned long sym_start, sym_size;
+	struct _stp_module *mod;	/* -d module, if any */
+	unsigned build_id_len;
+	unsigned char build_id[STP_UW_BUILD_ID_MAX];
+	char namebuf[STP_UW_UELF_NAME_MAX];
+};
+
+/* ------------------------------------------------------------------ */
+/* st_size of the -d modules' symbols, read at module init             */
+
+#define STP_UW_SYMSZ_MAX_SHNUM	4096		/* section headers read */
+#define STP_UW_SYMSZ_MAX_STRTAB	(64UL << 20)	/* bytes of a string table */
+#define STP_UW_SYMSZ_MAX_SYMS	(4UL << 20)	/* symbols of a section */
+#define STP_UW_SYMSZ_CHUNK	128		/* symbols per read */
+
+/* stp_uw_symsz[i][j]: st_size of _stp_modules[i]->sections[0].symbols[j],
+ * 0 if not known.  stp_uw_symsz[i] == NULL: none known for that module. */
+static unsigned long **stp_uw_symsz;
+static unsigned stp_uw_symsz_n;
+
+static int stp_uw_fread(struct file *f, void *buf, size_t len, loff_t pos)
+{
+	ssize_t got = kernel_read(f, buf, len, &pos);
+
+	return got == (ssize_t)len ? 0 : -EIO;
+}
+
+static int stp_uw_user_module_p(const struct _stp_module *m)
+{
+	return m && m->path && m->path[0] == '/' && m->num_sections == 1
+		&& m->sections[0].name
+		&& (strcmp(m->sections[0].name, ".dynamic") == 0
+		    || strcmp(m->sections[0].name, ".absolute") == 0);
+}
+
+/* The file's NT_GNU_BUILD_ID from its SHT_NOTE sections equals the
+ * module's; 1 if so (or if the module has none to compare). */
+static int stp_uw_symsz_build_id_ok(struct file *f, const struct _stp_module *m,
+				    const void *shdrs, unsigned shnum, int is64)
+{
+	unsigned i;
+	unsigned char *note;
+	int ok = 0;
+
+	if (m->build_id_len <= 0)
+		return 1;
+	note = kmalloc(4096, GFP_KERNEL);
+	if (!note)
+		return 0;
+	for (i = 0; i < shnum && !ok; i++) {
+		unsigned long type, off, size, p;
+
+		if (is64) {
+			const Elf64_Shdr *s = (const Elf64_Shdr *)shdrs + i;
+			type = s->sh_type; off = s->sh_offset; size = s->sh_size;
+		} else {
+			const Elf32_Shdr *s = (const Elf32_Shdr *)shdrs + i;
+			type = s->sh_type; off = s->sh_offset; size = s->sh_size;
+		}
+		if (type != SHT_NOTE || size < 12 || size > 4096
+		    || stp_uw_fread(f, note, size, off))
+			continue;
+		for (p = 0; p + 12 <= size; ) {		/* bound: size */
+			u32 namesz = *(u32 *)(note + p);
+			u32 descsz = *(u32 *)(note + p + 4);
+			u32 ntype = *(u32 *)(note + p + 8);
+			unsigned long desc = p + 12 + ((namesz + 3UL) & ~3UL);
+
+			if (namesz > size || descsz > size || desc + descsz > size)
+				break;
+			if (ntype == NT_GNU_BUILD_ID && namesz == 4
+			    && memcmp(note + p + 12, "GNU", 4) == 0) {
+				ok = descsz == (u32)m->build_id_len
+					&& memcmp(note + desc, m->build_id_bits,
+						  descsz) == 0;
+				if (!ok)
+					_stp_warn("stap-unwind: %s is not the file "
+						  "the symbols were taken from "
+						  "(build-id); its symbols will "
+						  "not be named\n", m->path);
+				goto out;
+			}
+			p = desc + ((descsz + 3UL) & ~3UL);
+		}
+	}
+out:
+	kfree(note);
+	return ok;
+}
+
+/* First index of sec's (address-sorted) table with address >= a. */
+static unsigned stp_uw_table_lower(const struct _stp_section *sec,
+				   unsigned long a)
+{
+	unsigned lo = 0, hi = sec->num_symbols;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (sec->symbols[mid].addr < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Sizes of m's table entries from one symbol table section of the file. */
+static void stp_uw_symsz_section(struct file *f, const struct _stp_module *m,
+				 unsigned long *sizes, int is64,
+				 unsigned long symoff, unsigned long symsize,
+				 unsigned long stroff, unsigned long strsize,
+				 unsigned long link0)
+{
+	const struct _stp_section *sec = &m->sections[0];
+	int absolute = strcmp(sec->name, ".absolute") == 0;
+	unsigned long entsz = is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	unsigned long n = symsize / entsz, i;
+	char *str;
+	void *buf;
+
+	if (strsize == 0 || strsize > STP_UW_SYMSZ_MAX_STRTAB
+	    || n > STP_UW_SYMSZ_MAX_SYMS)
+		return;
+	str = vmalloc(strsize + 1);
+	buf = kmalloc(STP_UW_SYMSZ_CHUNK * entsz, GFP_KERNEL);
+	if (!str || !buf || stp_uw_fread(f, str, strsize, stroff))
+		goto out;
+	str[strsize] = '\0';
+	for (i = 0; i < n; i += STP_UW_SYMSZ_CHUNK) {
+		unsigned long cnt = min(n - i, (unsigned long)STP_UW_SYMSZ_CHUNK), j;
+
+		if (stp_uw_fread(f, buf, cnt * entsz, symoff + i * entsz))
+			break;
+		for (j = 0; j < cnt; j++) {
+			unsigned long value, sz, nm, t;
+			unsigned shndx, k;
+
+			if (is64) {
+				const Elf64_Sym *s = (const Elf64_Sym *)buf + j;
+				value = s->st_value; sz = s->st_size;
+				nm = s->st_name; shndx = s->st_shndx;
+			} else {
+				const Elf32_Sym *s = (const Elf32_Sym *)buf + j;
+				value = s->st_value; sz = s->st_size;
+				nm = s->st_name; shndx = s->st_shndx;
+			}
+			if (shndx == SHN_UNDEF || sz == 0 || nm >= strsize)
+				continue;
+			t = absolute ? value : value - link0;
+			for (k = stp_uw_table_lower(sec, t);
+			     k < sec->num_symbols && sec->symbols[k].addr == t; k++)
+				if (sec->symbols[k].symbol
+				    && strcmp(sec->symbols[k].symbol, str + nm) == 0
+				    && sz > sizes[k])
+					sizes[k] = sz;
+		}
+		cond_resched();
+	}
+out:
+	kfree(buf);
+	vfree(str);
+}
+
+/* st_size of every entry of m's table, from the file at m->path; NULL if
+ * the file cannot be read or is not the one the table was made from. */
+static unsigned long *stp_uw_symsz_file(const struct _stp_module *m)
+{
+	union { Elf64_Ehdr e64; Elf32_Ehdr e32; } eh;
+	struct file *f;
+	void *shdrs = NULL;
+	unsigned long *sizes = NULL, shoff, shentsize, shnum, i, link0 = 0;
+	unsigned long phoff, phentsize, phnum;
+	int is64, have_link0 = 0;
+
+	f = filp_open(m->path, O_RDONLY | O_LARGEFILE, 0);
+	if (IS_ERR(f))
+		return NULL;
+	if (stp_uw_fread(f, &eh, sizeof(eh.e32), 0)
+	    || memcmp(eh.e32.e_ident, ELFMAG, SELFMAG) != 0
+	    || eh.e32.e_ident[EI_DATA] != ELFDATA2LSB)
+		goto fail;
+	is64 = eh.e32.e_ident[EI_CLASS] == ELFCLASS64;
+	if (is64) {
+		if (stp_uw_fread(f, &eh, sizeof(eh.e64), 0))
+			goto fail;
+		shoff = eh.e64.e_shoff; shentsize = eh.e64.e_shentsize;
+		shnum = eh.e64.e_shnum; phoff = eh.e64.e_phoff;
+		phentsize = eh.e64.e_phentsize; phnum = eh.e64.e_phnum;
+		if (shentsize != sizeof(Elf64_Shdr) || phentsize != sizeof(Elf64_Phdr))
+			goto fail;
+	} else {
+		shoff = eh.e32.e_shoff; shentsize = eh.e32.e_shentsize;
+		shnum = eh.e32.e_shnum; phoff = eh.e32.e_phoff;
+		phentsize = eh.e32.e_phentsize; phnum = eh.e32.e_phnum;
+		if (shentsize != sizeof(Elf32_Shdr) || phentsize != sizeof(Elf32_Phdr))
+			goto fail;
+	}
+	if (shnum == 0 || shnum > STP_UW_SYMSZ_MAX_SHNUM
+	    || phnum > STP_UW_UELF_MAX_PHNUM)
+		goto fail;
+	/* Link-time address of file offset 0 (table addresses of ET_DYN
+	 * modules are relative to it). */
+	for (i = 0; i < phnum && !have_link0; i++) {
+		union { Elf64_Phdr p64; Elf32_Phdr p32; } ph;
+		unsigned long type, vaddr, offset;
+
+		if (stp_uw_fread(f, &ph, phentsize, phoff + i * phentsize))
+			goto fail;
+		type = is64 ? ph.p64.p_type : ph.p32.p_type;
+		vaddr = is64 ? ph.p64.p_vaddr : ph.p32.p_vaddr;
+		offset = is64 ? ph.p64.p_offset : ph.p32.p_offset;
+		if (type == PT_LOAD && offset < PAGE_SIZE && vaddr >= offset) {
+			link0 = (vaddr - offset) & PAGE_MASK;
+			have_link0 = 1;
+		}
+	}
+	shdrs = vmalloc(shnum * shentsize);
+	if (!shdrs || stp_uw_fread(f, shdrs, shnum * shentsize, shoff))
+		goto fail;
+	if (!stp_uw_symsz_build_id_ok(f, m, shdrs, shnum, is64))
+		goto fail;
+	sizes = vzalloc(sizeof(*sizes) * (m->sections[0].num_symbols + 1));
+	if (!sizes)
+		goto fail;
+	for (i = 0; i < shnum; i++) {
+		unsigned long type, off, size, link, soff = 0, ssize = 0;
+
+		if (is64) {
+			const Elf64_Shdr *s = (const Elf64_Shdr *)shdrs + i;
+			type = s->sh_type; off = s->sh_offset; size = s->sh_size;
+			link = s->sh_link;
+			if (link < shnum) {
+				soff = ((const Elf64_Shdr *)shdrs)[link].sh_offset;
+				ssize = ((const Elf64_Shdr *)shdrs)[link].sh_size;
+			}
+		} else {
+			const Elf32_Shdr *s = (const Elf32_Shdr *)shdrs + i;
+			type = s->sh_type; off = s->sh_offset; size = s->sh_size;
+			link = s->sh_link;
+			if (link < shnum) {
+				soff = ((const Elf32_Shdr *)shdrs)[link].sh_offset;
+				ssize = ((const Elf32_Shdr *)shdrs)[link].sh_size;
+			}
+		}
+		if ((type == SHT_SYMTAB || type == SHT_DYNSYM) && link < shnum)
+			stp_uw_symsz_section(f, m, sizes, is64, off, size,
+					     soff, ssize, link0);
+	}
+	vfree(shdrs);
+	filp_close(f, NULL);
+	return sizes;
+fail:
+	vfree(shdrs);
+	filp_close(f, NULL);
+	return NULL;
+}
+
+/* Module init (process context). */
+static void stp_uw_symsz_load(void)
+{
+	unsigned i;
+
+	if (stp_uw_symsz || _stp_num_modules == 0)
+		return;
+	stp_uw_symsz = vzalloc(sizeof(*stp_uw_symsz) * _stp_num_modules);
+	if (!stp_uw_symsz)
+		return;
+	stp_uw_symsz_n = _stp_num_modules;
+	for (i = 0; i < _stp_num_modules; i++) {
+		struct _stp_module *m = _stp_modules[i];
+
+		if (stp_uw_user_module_p(m) && m->sections[0].num_symbols > 0)
+			stp_uw_symsz[i] = stp_uw_symsz_file(m);
+		dbug_sym(1, "stap-unwind: symbol sizes of %s: %s\n",
+			 m && m->path ? m->path : "?",
+			 stp_uw_symsz[i] ? "read" : "none");
+	}
+}
+
+/* Module exit, after every probe handler has finished. */
+static void stp_uw_symsz_free(void)
+{
+	unsigned i;
+
+	if (!stp_uw_symsz)
+		return;
+	for (i = 0; i < stp_uw_symsz_n; i++)
+		vfree(stp_uw_symsz[i]);
+	vfree(stp_uw_symsz);
+	stp_uw_symsz = NULL;
+	stp_uw_symsz_n = 0;
+}
+
+static const unsigned long *stp_uw_symsz_of(const struct _stp_module *m)
+{
+	unsigned i;
+
+	if (!stp_uw_symsz)
+		return NULL;
+	for (i = 0; i < stp_uw_symsz_n; i++)
+		if (_stp_modules[i] == m)
+			return stp_uw_symsz[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lookup (probe context)                                              */
+
+/* Look back this many table entries for one whose extent contains the
+ * address (a large symbol may start before smaller ones). */
+#define STP_UW_TABLE_LOOKBACK	16
+
+/* The -d table entry whose extent contains rel (table-relative); 0 and
+ * u->name etc. filled, or -ENOENT. */
+static int stp_uw_usym_table(struct stp_uw_usym *u, struct _stp_module *m,
+			     unsigned long rel, unsigned long rel_base)
+{
+	const struct _stp_section *sec = &m->sections[0];
+	const unsigned long *sizes = stp_uw_symsz_of(m);
+	unsigned k, n;
+
+	if (!sizes || sec->num_symbols == 0)
+		return -ENOENT;
+	k = stp_uw_table_lower(sec, rel + 1);	/* first entry > rel */
+	for (n = 0; k > 0 && n < STP_UW_TABLE_LOOKBACK; n++) {
+		k--;
+		if (sizes[k] && rel - sec->symbols[k].addr < sizes[k]
+		    && sec->symbols[k].symbol) {
+			u->name = sec->symbols[k].symbol;
+			u->sym_start = sec->symbols[k].addr + rel_base;
+			u->sym_size = sizes[k];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Everything known about user address addr of task; lookup is the address
+ * the symbol must contain (addr, or addr - 1 for a return address). */
+static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
+			       unsigned long lookup, struct stp_uw_usym *u)
+{
+	struct stp_uw_mapping map;
+	struct stp_uw_uelf o;
+	struct _stp_module *m = NULL;
+	const char *name = NULL;
+	unsigned long offset = 0, vm_start = 0, vm_end = 0, base = 0;
+	int compat = _stp_is_compat_task2(task), have_base = 0, have_elf = 0;
+	int readable = task == current && task->mm;
+
+	memset(u, 0, offsetof(struct stp_uw_usym, namebuf));
+	u->namebuf[0] = '\0';
+	if (compat) {
+		addr &= 0xffffffffUL;
+		lookup &= 0xffffffffUL;
+	}
+
+	if (stp_uw_vma_find(task, addr, &map) == 0) {
+		u->path = map.path;
+		u->foff = addr - map.start + map.pgoff;
+		u->have_foff = 1;
+		base = map.base;
+		have_base = 1;
+		if (map.build_id_len) {
+			u->build_id_len = min_t(unsigned, map.build_id_len,
+						sizeof(map.build_id));
+			memcpy(u->build_id, map.build_id, u->build_id_len);
+		}
+	}
+	m = _stp_umod_lookup(addr, task, &name, &offset, &vm_start, &vm_end);
+	if (m && !stp_uw_user_module_p(m))
+		m = NULL;
+	if (!u->path && name) {
+		u->path = m ? m->path : name;
+		if (vm_start >= offset) {
+			base = vm_start - offset;
+			have_base = 1;
+		}
+	}
+	if (!u->path)
+		return;
+	u->mod = m;
+	if (m && m->build_id_len > 0 && !u->build_id_len) {
+		u->build_id_len = min_t(unsigned, m->build_id_len,
+					STP_UW_BUILD_ID_MAX);
+		memcpy(u->build_id, m->build_id_bits, u->build_id_len);
+	}
+
+	if (readable && have_base && stp_uw_uelf_scan(&o, base, compat) == 0)
+		have_elf = 1;
+	if (!u->have_foff && have_elf
+	    && stp_uw_uelf_file_offset(&o, addr, &u->foff) == 0)
+		u->have_foff = 1;
+	if (!u->build_id_len && have_elf)
+		u->build_id_len = stp_uw_uelf_build_id(&o, compat, u->build_id,
+						       STP_UW_BUILD_ID_MAX);
+
+	/* -d table with sizes from the file. */
+	if (m && vm_start >= offset) {
+		int absolute = strcmp(m->sections[0].name, ".absolute") == 0;
+		unsigned long rel_base = absolute ? 0 : vm_start - offset;
+
+		if (lookup >= rel_base
+		    && stp_uw_usym_table(u, m, lookup - rel_base, rel_base) == 0)
+			return;
+	}
+	/* The object's own .dynsym, from memory. */
+	if (have_elf) {
+		struct stp_uw_udynsym ds;
+
+		if (stp_uw_udynsym_find(&o, compat, &ds) == 0
+		    && stp_uw_udynsym_lookup(&o, compat, &ds, lookup, u->namebuf,
+					     sizeof(u->namebuf), &u->sym_start,
+					     &u->sym_size) == 0)
+			u->name = u->namebuf;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Printing                                                            */
+
+static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
+			       int flags, struct task_struct *task,
+			       struct context *c)
+{
+	struct stp_uw_usym u;
+	const char *pre, *post, *ex, *mod, *name;
+	char *filename = NULL;
+	unsigned long linenumber = 0, off = 0;
+	int caller = flags & STP_UW_SYM_CALLER;
+	int f;
+
+	flags &= ~STP_UW_SYM_CALLER;
+	/* Kernel addresses, and forms that name no symbol: SystemTap's. */
+	if (!task || !(flags & (_STP_SYM_SYMBOL | _STP_SYM_MODULE)))
+		return _stp_snprint_addr(str, len, address, flags, task, c);
+
+	stp_uw_usym_lookup(task, address,
+			   caller && address ? address - 1 : address, &u);
+	if (_stp_is_compat_task2(task))
+		address &= 0xffffffffUL;
+	pre = (flags & _STP_SYM_PRE_SPACE) ? " " : "";
+	ex = ((flags & _STP_SYM_INEXACT) && (flags & _STP_SYM_SYMBOL))
+		? " (inexact)" : "";
+	post = (flags & _STP_SYM_POST_SPACE) ? " "
+		: (flags & _STP_SYM_NEWLINE) ? "\n" : "";
+	name = u.name;
+	if (name && name[0] == '.')
+		name++;
+	if (name)
+		off = address - u.sym_start;
+	mod = u.path;
+	if (mod && (flags & _STP_SYM_MODULE_BASENAME) && strrchr(mod, '/'))
+		mod = strrchr(mod, '/') + 1;
+	if (name && (flags & (_STP_SYM_LINENUMBER | _STP_SYM_FILENAME)))
+		linenumber = _stp_linenumber_lookup(address, task, &filename,
+						    !!(flags & _STP_SYM_FILENAME), c);
+
+	f = flags & ~_STP_SYM_INEXACT;
+	if (f == _STP_SYM_SYMBOL) {
+		if (name)
+			return _stp_snprintf(str, len, "%s%s%s%s", pre, name, ex, post);
+		return _stp_snprintf(str, len, "%s%p%s%s", pre, (int64_t)address,
+				     ex, post);
+	}
+
+	if (name) {
+		char at[64 + 24];
+
+		at[0] = '\0';
+		if (filename && linenumber)
+			snprintf(at, sizeof(at), " at %.64s:%lu", filename, linenumber);
+		else if (filename)
+			snprintf(at, sizeof(at), " at %.64s", filename);
+		if (f == _STP_SYM_FULL || f == _STP_SYM_FULLER
+		    || (f & _STP_SYM_HEX_SYMBOL))
+			return _stp_snprintf(str, len, "%s%p : %s+%#lx/%#lx%s [%s]%s%s",
+					     pre, (int64_t)address, name, off,
+					     u.sym_size, at, mod, ex, post);
+		if (f & _STP_SYM_SIZE)
+			return _stp_snprintf(str, len, "%s%s+%#lx/%#lx [%s]%s%s",
+					     pre, name, off, u.sym_size, mod,
+					     ex, post);
+		if (f & _STP_SYM_MODULE)
+			return _stp_snprintf(str, len, "%s%s+%#lx [%s]%s%s", pre,
+					     name, off, mod, ex, post);
+		return _stp_snprintf(str, len, "%s%s+%#lx%s%s", pre, name, off,
+				     ex, post);
+	}
+
+	/* No symbol contains the address: object and file offset. */
+	if (mod && u.have_foff && (f & _STP_SYM_HEX_SYMBOL))
+		return _stp_snprintf(str, len, "%s%p : [%s+%#lx]%s%s", pre,
+				     (int64_t)address, mod, u.foff, ex, post);
+	if (mod && u.have_foff)
+		return _stp_snprintf(str, len, "%s[%s+%#lx]%s%s", pre, mod, u.foff,
+				     ex, post);
+	if (mod && (f & _STP_SYM_HEX_SYMBOL))
+		return _stp_snprintf(str, len, "%s%p : [%s]%s%s", pre,
+				     (int64_t)address, mod, ex, post);
+	if (mod)
+		return _stp_snprintf(str, len, "%s[%s]%s%s", pre, mod, ex, post);
+	return _stp_snprintf(str, len, "%s%p%s%s", pre, (int64_t)address, ex, post);
+}
+
+static void stp_uw_print_addr(unsigned long address, int flags,
+			      struct task_struct *task, struct context *c)
+{
+	if (!task)
+		_stp_print_addr(address, flags & ~STP_UW_SYM_CALLER, task, c);
+	else
+		stp_uw_snprint_addr(NULL, 0, address, flags, task, c);
+}
+
+/* The build-id of the object containing user address addr of the current
+ * task, as lowercase hex, into buf (at least 2 * STP_UW_BUILD_ID_MAX + 1
+ * bytes); "" if not known. */
+static void stp_uw_umodbuildid(char *buf, size_t len, unsigned long addr)
+{
+	struct stp_uw_usym u;
+	unsigned i;
+
+	buf[0] = '\0';
+	if (!current->mm)
+		return;
+	stp_uw_usym_lookup(current, addr, addr, &u);
+	for (i = 0; i < u.build_id_len && 2 * i + 2 < len; i++)
+		snprintf(buf + 2 * i, 3, "%02x", u.build_id[i]);
+}
+
+/* File offset of user address addr in its object, or -1. */
+static long long stp_uw_umodoffset(unsigned long addr)
+{
+	struct stp_uw_usym u;
+
+	if (!current->mm)
+		return -1;
+	stp_uw_usym_lookup(current, addr, addr, &u);
+	return u.path && u.have_foff ? (long long)u.foff : -1;
+}
+
+/* Every later caller names user addresses through the functions above. */
+#define _stp_snprint_addr stp_uw_snprint_addr
+#define _stp_print_addr stp_uw_print_addr
+/* Module init and exit hooks (see the top of this file). */
+#define _stp_module_check() (stp_uw_symsz_load(), _stp_module_check())
+#define _stp_runtime_contexts_free() \
+	(stp_uw_symsz_free(), _stp_runtime_contexts_free())
+
+#endif /* STP_UW_USYM_C */
