@@ -1,0 +1,208 @@
+/* stap-unwind: why a user backtrace stopped, and kernel-then-user stacks.
+ *
+ * Included at the end of the overlay's stack.c (it needs struct context,
+ * the per-probe caches and the stack walkers defined there).  Used by
+ * tapset/ubacktrace_stop.stp and tapset/kubacktrace.stp.
+ *
+ * Semantics of the stop report: it describes the user backtrace of this
+ * probe hit, the one in c->uwcache_user (shared with print_ubacktrace(),
+ * ubacktrace(), ucallers() ...).  If that walk is not finished (no user
+ * backtrace taken yet in this probe, or only its first frames, as
+ * ucallers(1) takes), it is finished first, up to MAXBACKTRACE frames,
+ * so the report always says why the complete walk stopped.
+ *
+ * The walk keeps at most MAXBACKTRACE frames.  When it holds that many and
+ * the core has not stopped by itself, one more step tells whether the
+ * stack really goes on: if it does, the report is depth_limit (pc: the
+ * last frame kept, addr: the number of frames kept); if it does not, the
+ * core's own reason (end_of_stack for a stack exactly MAXBACKTRACE frames
+ * deep).  The extra step changes nothing that is printed.
+ */
+#ifndef STP_UW_USTOP_H
+#define STP_UW_USTOP_H
+
+/* Print the stop reason after the last frame of print_ubacktrace() and
+ * friends (symbolic forms only).  Off unless -DSTP_UNWIND_SHOW_STOP;
+ * ubacktrace_show_stop() changes it for the session. */
+static int _stp_uw_show_stop_flag =
+#ifdef STP_UNWIND_SHOW_STOP
+	1;
+#else
+	0;
+#endif
+
+struct stp_uw_stop_info {
+	int reason;		/* enum uw_stop_reason; UW_STOP_NONE: no user
+				 * backtrace in this probe hit */
+	unsigned long pc;	/* frame that could not be unwound */
+	unsigned long addr;	/* reason-specific (see ubacktrace_stop_addr) */
+	const char *module;	/* module of pc, or NULL */
+	unsigned frames;	/* frames in the walk */
+};
+
+/* Short names (script-friendly: no spaces). */
+static const char *_stp_uw_stop_id(int reason)
+{
+	switch (reason) {
+	case UW_STOP_NONE:		return "none";
+	case UW_STOP_END_OF_STACK:	return "end_of_stack";
+	case UW_STOP_NO_UNWIND_DATA:	return "no_unwind_data";
+	case UW_STOP_MEMORY_UNREADABLE:	return "memory_unreadable";
+	case UW_STOP_REG_UNDEFINED:	return "reg_undefined";
+	case UW_STOP_BAD_CFI:		return "bad_cfi";
+	case UW_STOP_DEPTH_LIMIT:	return "depth_limit";
+	case UW_STOP_NO_PROGRESS:	return "no_progress";
+	case UW_STOP_BAD_ARGUMENT:	return "bad_argument";
+	}
+	return "unknown";
+}
+
+static void _stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
+{
+	struct stp_unwind_cache *cache = &c->uwcache_user;
+	struct stp_unwind_context *uc = &c->uwcontext_user;
+	struct uw_cursor *cur = &uc->cursor;
+	unsigned n;
+
+	memset(out, 0, sizeof(*out));
+	/* No user registers or no mm: the walk never began (and the
+	 * cursor may hold an older probe hit's state). */
+	if (!current->mm || !_stp_get_uregs(c))
+		return;
+	if (cache->state != uwcache_finished)
+		(void)_stp_stack_user_get(c, MAXBACKTRACE - 1);
+	n = cache->depth;
+	if (n > MAXBACKTRACE)
+		n = MAXBACKTRACE;
+	if (n > 0 && cache->pc[n - 1] == 0)
+		n--;
+	out->frames = n;
+	if (!uc->host.task)	/* no user context (kernel thread...) */
+		return;
+	if (n > 0 && cur->stop.reason == UW_STOP_NONE) {
+		/* The walk ended without the core stopping: MAXBACKTRACE
+		 * frames kept, or a pc outside user space.  Does the stack
+		 * go on? */
+		if (uw_step(cur) == 1) {
+			cur->max_depth = cur->depth;
+			(void)uw_step(cur);	/* stops: depth limit */
+		}
+	}
+	out->reason = cur->stop.reason;
+	out->pc = (unsigned long)cur->stop.pc;
+	out->addr = (unsigned long)cur->stop.addr;
+	out->module = cur->stop.module;
+	if (out->reason == UW_STOP_DEPTH_LIMIT && n > 0) {
+		out->pc = cache->pc[n - 1];
+		out->addr = n;
+		out->module = NULL;
+	}
+	if (!out->module && out->pc && out->reason != UW_STOP_NONE) {
+		const char *name = NULL;
+		unsigned long off = 0, vs = 0, ve = 0;
+
+		(void)_stp_umod_lookup(out->pc, current, &name, &off, &vs, &ve);
+		out->module = name;
+	}
+}
+
+/* "REASON pc=0x... module=PATH DETAIL" into buf (always terminated). */
+static void _stp_uw_stop_format(char *buf, size_t size,
+				const struct stp_uw_stop_info *s)
+{
+	int len;
+
+	if (size == 0)
+		return;
+	len = scnprintf(buf, size, "%s", _stp_uw_stop_id(s->reason));
+	if (s->reason == UW_STOP_NONE)
+		return;
+	if (s->pc)
+		len += scnprintf(buf + len, size - len, " pc=0x%lx", s->pc);
+	if (s->module)
+		len += scnprintf(buf + len, size - len, " module=%s", s->module);
+	switch (s->reason) {
+	case UW_STOP_NO_UNWIND_DATA:
+	case UW_STOP_MEMORY_UNREADABLE:
+		len += scnprintf(buf + len, size - len, " addr=0x%lx", s->addr);
+		break;
+	case UW_STOP_REG_UNDEFINED:
+		len += scnprintf(buf + len, size - len, " reg=%lu", s->addr);
+		break;
+	case UW_STOP_BAD_CFI:
+		len += scnprintf(buf + len, size - len, " cfi=0x%lx", s->addr);
+		break;
+	case UW_STOP_DEPTH_LIMIT:
+		len += scnprintf(buf + len, size - len, " frames=%lu", s->addr);
+		break;
+	case UW_STOP_NO_PROGRESS:
+		len += scnprintf(buf + len, size - len, " cfa=0x%lx", s->addr);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The stop line after a printed user backtrace (stack.c calls this from
+ * _stp_stack_user_print when the flag is on). */
+static void _stp_uw_stop_print_line(struct context *c, int sym_flags)
+{
+	struct stp_uw_stop_info s;
+	char buf[160 + MAXSTRINGLEN / 4];
+
+	if (!_stp_uw_show_stop_flag || !(sym_flags & _STP_SYM_SYMBOL))
+		return;
+	_stp_uw_user_stop(c, &s);
+	_stp_uw_stop_format(buf, sizeof(buf), &s);
+	_stp_printf("%s<stop: %s>%s", (sym_flags & _STP_SYM_PRE_SPACE) ? " " : "",
+		    buf, (sym_flags & _STP_SYM_NEWLINE) ? "\n" : " ");
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel frames, then user frames                                     */
+
+#define STP_UW_KU_MARKER "-- kernel/user boundary --"
+
+static void _stp_stack_kernel_user_print(struct context *c, int sym_flags)
+{
+	/* The task's kernel frames exist only if the probe hit kernel
+	 * code; a probe in user mode (uprobe, a sample of user code) has
+	 * none of its own (the kernel stack there is the interrupt's and
+	 * SystemTap's, not the task's). */
+	if (!c->user_mode_p)
+		_stp_stack_kernel_print(c, sym_flags);
+	_stp_printf("%s%s%s", (sym_flags & _STP_SYM_PRE_SPACE) ? " " : "",
+		    STP_UW_KU_MARKER,
+		    (sym_flags & _STP_SYM_NEWLINE) ? "\n" : " ");
+	_stp_stack_user_print(c, sym_flags);
+}
+
+/* Into a string: print into this CPU's flushed print buffer, copy, drop
+ * (the way the overlay's stack.c makes its sprint variants). */
+static void _stp_stack_kernel_user_sprint(char *str, int size,
+					  struct context *c, int sym_flags)
+{
+	struct _stp_log *log;
+	unsigned long flags;
+	int bytes;
+
+	if (size <= 0)
+		return;
+	if (!_stp_print_trylock_irqsave(&flags)) {
+		*str = '\0';
+		return;
+	}
+	log = per_cpu_ptr(_stp_log_pcpu, raw_smp_processor_id());
+	__stp_print_flush(log);
+	log->no_flush = true;
+	_stp_stack_kernel_user_print(c, sym_flags);
+	bytes = min_t(int, size - 1, log->len);
+	memcpy(str, log->buf, bytes);
+	str[bytes] = '\0';
+	log->no_flush = false;
+	log->is_full = false;
+	log->len = 0;
+	_stp_print_unlock_irqrestore(&flags);
+}
+
+#endif /* STP_UW_USTOP_H */
