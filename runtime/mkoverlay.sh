@@ -6,6 +6,8 @@
 # project replaces, which link to our sources next to this script:
 #     unwind.c          -> runtime/unwind.c
 #     stack.c           -> runtime/stack.c
+#     vma.c             -> runtime/vma.c (wraps the stock vma.c, linked as
+#                          stap-unwind-stock/vma.c)
 #     unwind/unwind.h   -> runtime/unwind/unwind.h
 #     unwind/x86_64.h   -> runtime/unwind/stap_x86_64.h
 #     unwind/i386.h     -> runtime/unwind/stap_i386.h
@@ -33,7 +35,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ -f "$stock/runtime.h" ] && [ -f "$stock/stack.c" ] && [ -f "$stock/unwind/unwind.h" ] ||
 	{ echo "$0: $stock is not a SystemTap runtime (no runtime.h, stack.c, unwind/unwind.h)" >&2; exit 1; }
-for f in unwind.c stack.c unwind/unwind.h unwind/stap_x86_64.h unwind/stap_i386.h \
+for f in unwind.c stack.c vma.c unwind/unwind.h unwind/stap_x86_64.h unwind/stap_i386.h \
 	 unwind/entry_x86.h unwind/unwind_all.c unwind/unwind_core.h; do
 	[ -f "$here/$f" ] || { echo "$0: missing our source $here/$f" >&2; exit 1; }
 done
@@ -61,6 +63,9 @@ ours() { # ours SRC (relative to runtime/) DEST (relative to the overlay)
 }
 ours unwind.c unwind.c
 ours stack.c stack.c
+ours vma.c vma.c
+mkdir -p "$outabs/stap-unwind-stock"
+ln -s "$stock_seen/vma.c" "$outabs/stap-unwind-stock/vma.c"
 ours unwind/unwind.h unwind/unwind.h
 ours unwind/stap_x86_64.h unwind/x86_64.h
 ours unwind/stap_i386.h unwind/i386.h

@@ -23,6 +23,7 @@
 #include "unwind/unwind.h"
 #include "uwcore/unwind_all.c"
 #include "uwcore/entry_x86.h"
+#include "stap-unwind/vma_map.h"
 
 #include <linux/elf.h>
 
@@ -104,12 +105,34 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 		m = host->mod;
 		goto have_module;
 	}
+	if (host->vm_end && pc >= host->vm_start && pc < host->vm_end) {
+		*out = host->vm_tables;
+		return 0;
+	}
 	m = _stp_umod_lookup(pc, host->task, &name, &offset, &vm_start, &vm_end);
 	if (!m) {
-		/* In the vma map without a struct _stp_module (not named with
-		 * -d): its own mapped .eh_frame_hdr, if it is an ELF image. */
+		/* Not named with -d: the object's own PT_GNU_EH_FRAME, read
+		 * from the process's pages, found through the VMA tracking of
+		 * every process (stap-unwind/vma_map.c); else through stock's
+		 * vma map.  Pages not resident: uw_elfmem_fail_tables() makes
+		 * the stop reason UW_STOP_MEMORY_UNREADABLE at that address. */
 		struct uw_elfmem_info info;
+		struct stp_uw_mapping vm;
+		int st;
 
+		if (stp_uw_vma_find(host->task, pc, &vm) == 0) {
+			st = uw_elfmem_scan(&stp_uw_ops, host, vm.base, &info);
+			if (st == UW_ELFMEM_OK) {
+				*out = info.tables;
+				out->module = vm.path;
+				host->vm_start = vm.start;
+				host->vm_end = vm.end;
+				host->vm_tables = *out;
+				return 0;
+			}
+			host->missing = vm.path;
+			return uw_elfmem_fail_tables(out, st, &info);
+		}
 		if (name && vm_start >= offset
 		    && stp_uw_mapped_elf(host, vm_start - offset, &info) == 0) {
 			*out = info.tables;

@@ -2,13 +2,17 @@
  *
  * Interface shared by unwind.c (unwind tables of objects not named with -d)
  * and the symbol code (names from an object's own .dynsym, build-ids).
- * The implementation (VMA tracking for every process) is vma_map.c; until
- * it lands, stp_uw_vma_find() knows nothing.
+ * The implementation (VMA tracking for every process) is vma_map.c, which
+ * defines STP_UW_VMA_MAP_IMPL before including this header; it is
+ * included by the overlay's vma.c (runtime/vma.c), so every runtime file
+ * after sym.c sees it.  Without it, stp_uw_vma_find() knows nothing.
  */
 #ifndef STP_UW_VMA_MAP_H
 #define STP_UW_VMA_MAP_H
 
-/* One file mapping of a process, as seen when it was mapped. */
+#define STP_UW_BUILD_ID_MAX	64
+
+/* One executable file mapping of a process, as seen when it was mapped. */
 struct stp_uw_mapping {
 	unsigned long start, end;	/* [start, end) of this mapping */
 	unsigned long pgoff;		/* file offset (bytes) mapped at start */
@@ -17,8 +21,12 @@ struct stp_uw_mapping {
 					 * of offset 0 (its ELF header) */
 	const char *path;		/* full path, NUL-terminated; valid for
 					 * the rest of the probe handler */
-	unsigned char build_id[20];
-	unsigned build_id_len;		/* 0: not known */
+	unsigned long bias;		/* load bias: runtime minus link-time
+					 * address (ET_EXEC: 0); valid only if
+					 * bias_known */
+	int bias_known;			/* the file's ELF headers were read */
+	unsigned char build_id[STP_UW_BUILD_ID_MAX];
+	unsigned build_id_len;		/* 0: not known (GNU ld: 20) */
 	unsigned long generation;	/* changes whenever this process's
 					 * map changes (row-cache key) */
 };

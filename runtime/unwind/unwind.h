@@ -196,6 +196,10 @@ struct stp_uw_host {
 	void *mod;			/* struct _stp_module * */
 	struct stp_uw_vdso vdso;
 	const char *missing;		/* module without unwind data, for the warning */
+	/* Last object found through VMA tracking (not named with -d): its
+	 * tables from its own pages, for frames in [vm_start, vm_end). */
+	unsigned long vm_start, vm_end;
+	struct uw_tables vm_tables;
 };
 
 struct stp_unwind_context {

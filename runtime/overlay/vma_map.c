@@ -1,0 +1,920 @@
+/* stap-unwind: VMA tracking for every process.
+ *
+ * For each process on the system this keeps the file-backed executable
+ * mappings of its address space (path, [start, end), file offset, where
+ * the object's ELF header is mapped, load bias, GNU build-id), so that
+ * the unwinder can find the unwind tables of objects nobody named with
+ * -d/--ldd in the process's own pages, and the symbol code can name them.
+ *
+ * Who writes, and when (always process or tracepoint context, never a
+ * probe handler):
+ *   - module init (_stp_vma_init, through ../vma.c): every process that
+ *     exists, including ones started before the script, is scanned with
+ *     its mmap lock held for reading (get_task_mm + VMA iterator);
+ *   - a task-finder target of our own (pid 0, no procname: every
+ *     process): its mmap/munmap/mprotect callbacks run as task work in
+ *     the process itself after the syscall, and rescan that process's map
+ *     when the change touches an executable file mapping (or one we
+ *     hold); its attach callback (new process: fork/clone, after exec,
+ *     processes attached at start) rescans; exec's detach of the old
+ *     image and the death of the last thread drop the process's record
+ *     (tracepoint context: spinlock only, no allocation, no sleeping).
+ *   - mremap is not reported by the task finder: a moved executable
+ *     mapping is picked up at that process's next rescan (its next
+ *     mmap/munmap/mprotect of an executable file mapping, or exec).
+ * A rescan rebuilds the process's whole list from its mm, so a missed or
+ * reordered event is repaired by the next one.
+ *
+ * Readers (probe context: stp_uw_vma_find) take no lock and allocate
+ * nothing: each process's list is an immutable snapshot published with
+ * RCU; a reader finds its process in an RCU hash by tgid (and checks the
+ * mm pointer, so a record of an old image or a recycled pid is never
+ * used), then binary-searches the sorted snapshot.  Snapshots, process
+ * records and object records are freed with kfree_rcu(); SystemTap probe
+ * handlers run with preemption disabled, which RCU treats as a read-side
+ * critical section, so what a reader found stays valid for the rest of
+ * its probe handler.
+ *
+ * Objects (one per mapped file: device, inode, ctime) are shared by every
+ * process that maps them: the path (exact length, kmalloc'd: no fixed
+ * truncation; d_path's own PATH_MAX is the kernel's limit), build-id and
+ * load-bias delta are read once, from the file (kernel_read of the ELF
+ * header, program headers and PT_NOTE segments), so they do not depend on
+ * which pages of the process are resident.
+ *
+ * Memory bound: every allocation (process records, snapshots, objects
+ * with their paths) is charged to one byte budget, STP_UW_VMA_MAX_BYTES
+ * (default 16 MiB; stap -DSTP_UW_VMA_MAX_BYTES=N), checked before the
+ * allocation; when it is exhausted the process whose map changed keeps
+ * no record (its lookups fail with -ENOENT: "no unwind data", not a
+ * wrong frame) and the refusal is counted.  Per process at most
+ * STP_UW_VMA_MAX_MAPS executable file mappings (default 1024; more are
+ * dropped, highest addresses first).  Besides the budget: the static
+ * hash heads (STP_UW_VMA_HASH_BITS, 8 KiB) and, transiently during one
+ * rescan, a PATH_MAX buffer and STP_UW_VMA_MAX_MAPS * 40 bytes.
+ * Typical use: about 150 bytes per process plus one object record
+ * (about 100 bytes + path) per distinct file: 1,000 processes of a few
+ * objects each stay well under 1 MiB (see testsuite/kernel.ustack/nod.exp,
+ * which measures it).  stp_uw_vma_stats() reports the counters.
+ */
+#ifndef STP_UW_VMA_MAP_C
+#define STP_UW_VMA_MAP_C
+
+#define STP_UW_VMA_MAP_IMPL
+#include "vma_map.h"
+
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/mm.h>
+#include <linux/fs.h>
+#include <linux/dcache.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/elf.h>
+#include <linux/hash.h>
+#include <linux/mman.h>
+
+#ifndef STP_UW_VMA_MAX_BYTES
+#define STP_UW_VMA_MAX_BYTES	(16UL << 20)
+#endif
+#ifndef STP_UW_VMA_MAX_MAPS
+#define STP_UW_VMA_MAX_MAPS	1024
+#endif
+#ifndef STP_UW_VMA_HASH_BITS
+#define STP_UW_VMA_HASH_BITS	10
+#endif
+#define STP_UW_VMA_HASH_SIZE	(1U << STP_UW_VMA_HASH_BITS)
+#define STP_UW_VMA_NOTE_MAX	4096	/* PT_NOTE bytes read per segment */
+#define STP_UW_VMA_PHNUM_MAX	64
+#ifndef STP_UW_VMA_PREFAULT_MAX
+#define STP_UW_VMA_PREFAULT_MAX	(8UL << 20)
+#endif
+
+/* One mapped file, shared by every process that maps it. */
+struct stp_uw_obj {
+	struct hlist_node hnode;	/* stp_uw_obj_hash; writers only */
+	struct rcu_head rcu;
+	dev_t dev;
+	unsigned long ino;
+	s64 ctime_sec;
+	long ctime_nsec;
+	unsigned refs;			/* snapshot entries using it */
+	int elf;			/* 1: ELF headers read; delta valid */
+	unsigned long delta;		/* p_vaddr - p_offset of the first
+					 * PT_LOAD: bias = base - delta */
+	unsigned long ehf_lo, ehf_hi;	/* link-time [lo, hi) of the PT_LOAD
+					 * holding PT_GNU_EH_FRAME; 0,0: none */
+	unsigned build_id_len;
+	unsigned char build_id[STP_UW_BUILD_ID_MAX];
+	size_t charged;
+	char path[];			/* NUL-terminated, exact length */
+};
+
+struct stp_uw_map {
+	unsigned long start, end, pgoff, base;
+	struct stp_uw_obj *obj;
+};
+
+/* Immutable once published. */
+struct stp_uw_snap {
+	struct rcu_head rcu;
+	unsigned long generation;
+	size_t charged;
+	unsigned n;
+	struct stp_uw_map map[];	/* sorted by start, disjoint */
+};
+
+struct stp_uw_proc {
+	struct hlist_node hnode;	/* stp_uw_proc_hash (RCU) */
+	struct rcu_head rcu;
+	pid_t tgid;
+	struct mm_struct *mm;		/* identity only, never dereferenced */
+	struct stp_uw_snap __rcu *snap;
+};
+
+static struct hlist_head stp_uw_proc_hash[STP_UW_VMA_HASH_SIZE];
+static struct hlist_head stp_uw_obj_hash[STP_UW_VMA_HASH_SIZE];
+static DEFINE_SPINLOCK(stp_uw_vma_lock);	/* writers: both hashes, refs */
+static DEFINE_MUTEX(stp_uw_vma_rescan_mutex);	/* one rescan at a time */
+static atomic_long_t stp_uw_vma_bytes = ATOMIC_LONG_INIT(0);
+static atomic_long_t stp_uw_vma_peak = ATOMIC_LONG_INIT(0);
+static atomic_long_t stp_uw_vma_generation = ATOMIC_LONG_INIT(0);
+static atomic_t stp_uw_vma_nprocs = ATOMIC_INIT(0);
+static atomic_t stp_uw_vma_nobjs = ATOMIC_INIT(0);
+static atomic_t stp_uw_vma_nmaps = ATOMIC_INIT(0);
+static atomic_t stp_uw_vma_refused = ATOMIC_INIT(0);
+static atomic_t stp_uw_vma_rescans = ATOMIC_INIT(0);
+static atomic_t stp_uw_vma_active = ATOMIC_INIT(0);
+
+static unsigned stp_uw_vma_hash(unsigned long key)
+{
+	return hash_long(key, STP_UW_VMA_HASH_BITS);
+}
+
+/* Charge size bytes to the budget; 0 if it fits. */
+static int stp_uw_vma_charge(size_t size)
+{
+	long now = atomic_long_add_return(size, &stp_uw_vma_bytes);
+	long peak;
+
+	if (now > (long)STP_UW_VMA_MAX_BYTES) {
+		atomic_long_sub(size, &stp_uw_vma_bytes);
+		atomic_inc(&stp_uw_vma_refused);
+		return -ENOMEM;
+	}
+	peak = atomic_long_read(&stp_uw_vma_peak);
+	while (now > peak) {
+		long old = atomic_long_cmpxchg(&stp_uw_vma_peak, peak, now);
+		if (old == peak)
+			break;
+		peak = old;
+	}
+	return 0;
+}
+
+static void stp_uw_vma_uncharge(size_t size)
+{
+	atomic_long_sub(size, &stp_uw_vma_bytes);
+}
+
+/* ------------------------------------------------------------------ */
+/* Probe context                                                       */
+
+static struct stp_uw_proc *stp_uw_proc_find_rcu(pid_t tgid)
+{
+	struct stp_uw_proc *p;
+
+	hlist_for_each_entry_rcu(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)],
+				 hnode) {
+		if (p->tgid == tgid)
+			return p;
+	}
+	return NULL;
+}
+
+static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
+			   struct stp_uw_mapping *out)
+{
+	struct stp_uw_proc *p;
+	struct stp_uw_snap *s;
+	const struct stp_uw_map *m = NULL;
+	unsigned lo, hi;
+	int rc = -ENOENT;
+
+	if (!tsk || !tsk->mm || !atomic_read(&stp_uw_vma_active))
+		return -ENOENT;
+	rcu_read_lock();
+	p = stp_uw_proc_find_rcu(tsk->tgid);
+	if (!p || READ_ONCE(p->mm) != tsk->mm)
+		goto out;
+	s = rcu_dereference(p->snap);
+	if (!s)
+		goto out;
+	lo = 0;
+	hi = s->n;
+	while (lo < hi) {		/* at most log2(STP_UW_VMA_MAX_MAPS) */
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (addr < s->map[mid].start)
+			hi = mid;
+		else if (addr >= s->map[mid].end)
+			lo = mid + 1;
+		else {
+			m = &s->map[mid];
+			break;
+		}
+	}
+	if (!m)
+		goto out;
+	out->start = m->start;
+	out->end = m->end;
+	out->pgoff = m->pgoff;
+	out->base = m->base;
+	out->bias = m->obj->elf ? m->base - m->obj->delta : 0;
+	out->bias_known = m->obj->elf;
+	out->path = m->obj->path;
+	out->build_id_len = m->obj->build_id_len;
+	memcpy(out->build_id, m->obj->build_id, m->obj->build_id_len);
+	out->generation = s->generation;
+	rc = 0;
+out:
+	rcu_read_unlock();
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writers                                                             */
+
+/* Drop a snapshot's object references and free it after a grace period.
+ * Called with stp_uw_vma_lock held. */
+static void stp_uw_snap_release_locked(struct stp_uw_snap *s)
+{
+	unsigned i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++) {
+		struct stp_uw_obj *o = s->map[i].obj;
+
+		if (--o->refs == 0) {
+			hlist_del(&o->hnode);
+			atomic_dec(&stp_uw_vma_nobjs);
+			stp_uw_vma_uncharge(o->charged);
+			kfree_rcu(o, rcu);
+		}
+	}
+	atomic_sub(s->n, &stp_uw_vma_nmaps);
+	stp_uw_vma_uncharge(s->charged);
+	kfree_rcu(s, rcu);
+}
+
+/* Forget process tgid (exec of a new image, exit).  Any context but a
+ * probe handler's: spinlock only. */
+static void stp_uw_vma_drop(pid_t tgid)
+{
+	struct stp_uw_proc *p;
+	unsigned long flags;
+
+	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	hlist_for_each_entry(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)], hnode) {
+		if (p->tgid == tgid) {
+			hlist_del_rcu(&p->hnode);
+			stp_uw_snap_release_locked(
+				rcu_dereference_protected(p->snap, 1));
+			atomic_dec(&stp_uw_vma_nprocs);
+			stp_uw_vma_uncharge(sizeof(*p));
+			kfree_rcu(p, rcu);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
+}
+
+/* Read len bytes at off of f; 0 if all were read. */
+static int stp_uw_file_read(struct file *f, loff_t off, void *buf, size_t len)
+{
+	loff_t pos = off;
+
+	return kernel_read(f, buf, len, &pos) == (ssize_t)len ? 0 : -EIO;
+}
+
+/* Build-id (NT_GNU_BUILD_ID in a PT_NOTE) and bias delta of the ELF file
+ * f, from the file itself.  Bounded: STP_UW_VMA_PHNUM_MAX program
+ * headers, STP_UW_VMA_NOTE_MAX bytes per note segment. */
+static void stp_uw_obj_read_elf(struct stp_uw_obj *o, struct file *f)
+{
+	unsigned char ident[EI_NIDENT];
+	int is64, i, have_load = 0, nload = 0;
+	unsigned long ehf = 0, load_lo[16], load_hi[16];
+	unsigned long phoff;
+	unsigned phnum, phentsize;
+	unsigned char *buf;
+
+	if (stp_uw_file_read(f, 0, ident, sizeof(ident))
+	    || memcmp(ident, ELFMAG, SELFMAG) != 0
+	    || ident[EI_DATA] != ELFDATA2LSB)
+		return;
+	is64 = ident[EI_CLASS] == ELFCLASS64;
+	if (!is64 && ident[EI_CLASS] != ELFCLASS32)
+		return;
+	buf = kmalloc(STP_UW_VMA_NOTE_MAX, GFP_KERNEL);
+	if (!buf)
+		return;
+	if (is64) {
+		Elf64_Ehdr eh;
+
+		if (stp_uw_file_read(f, 0, &eh, sizeof(eh)))
+			goto out;
+		phoff = eh.e_phoff;
+		phnum = eh.e_phnum;
+		phentsize = eh.e_phentsize;
+		if (phentsize != sizeof(Elf64_Phdr))
+			goto out;
+	} else {
+		Elf32_Ehdr eh;
+
+		if (stp_uw_file_read(f, 0, &eh, sizeof(eh)))
+			goto out;
+		phoff = eh.e_phoff;
+		phnum = eh.e_phnum;
+		phentsize = eh.e_phentsize;
+		if (phentsize != sizeof(Elf32_Phdr))
+			goto out;
+	}
+	if (phnum == 0 || phnum > STP_UW_VMA_PHNUM_MAX)
+		goto out;
+	for (i = 0; i < phnum; i++) {
+		unsigned long type, off, vaddr, filesz;
+		unsigned pos, nlen, dlen, ntype;
+
+		if (is64) {
+			Elf64_Phdr ph;
+
+			if (stp_uw_file_read(f, phoff + i * phentsize, &ph, sizeof(ph)))
+				goto out;
+			type = ph.p_type; off = ph.p_offset;
+			vaddr = ph.p_vaddr; filesz = ph.p_filesz;
+		} else {
+			Elf32_Phdr ph;
+
+			if (stp_uw_file_read(f, phoff + i * phentsize, &ph, sizeof(ph)))
+				goto out;
+			type = ph.p_type; off = ph.p_offset;
+			vaddr = ph.p_vaddr; filesz = ph.p_filesz;
+		}
+		if (type == PT_LOAD && !have_load) {
+			have_load = 1;
+			o->delta = vaddr - off;
+			o->elf = 1;
+		}
+		if (type == PT_LOAD && nload < 16) {
+			load_lo[nload] = vaddr;
+			load_hi[nload++] = vaddr + filesz;
+		}
+		if (type == PT_GNU_EH_FRAME)
+			ehf = vaddr;
+		if (type != PT_NOTE || o->build_id_len)
+			continue;
+		if (filesz > STP_UW_VMA_NOTE_MAX)
+			filesz = STP_UW_VMA_NOTE_MAX;
+		if (filesz < 12 || stp_uw_file_read(f, off, buf, filesz))
+			continue;
+		/* Notes: namesz, descsz, type, name (4-aligned), desc. */
+		for (pos = 0; pos + 12 <= filesz; ) {
+			memcpy(&nlen, buf + pos, 4);
+			memcpy(&dlen, buf + pos + 4, 4);
+			memcpy(&ntype, buf + pos + 8, 4);
+			pos += 12;
+			if (nlen > filesz - pos)
+				break;
+			if (nlen == 4 && ntype == 3 /* NT_GNU_BUILD_ID */
+			    && memcmp(buf + pos, "GNU", 4) == 0) {
+				unsigned d = pos + 4;
+
+				if (dlen > filesz - d)
+					break;
+				if (dlen > STP_UW_BUILD_ID_MAX)
+					dlen = STP_UW_BUILD_ID_MAX;
+				memcpy(o->build_id, buf + d, dlen);
+				o->build_id_len = dlen;
+				break;
+			}
+			pos += ALIGN(nlen, 4);
+			if (dlen > filesz - pos)
+				break;
+			pos += ALIGN(dlen, 4);
+		}
+	}
+	for (i = 0; ehf && i < nload; i++) {
+		if (ehf >= load_lo[i] && ehf < load_hi[i]) {
+			o->ehf_lo = load_lo[i];
+			o->ehf_hi = load_hi[i];
+		}
+	}
+out:
+	kfree(buf);
+}
+
+/* One executable file mapping, as read under the mmap lock. */
+struct stp_uw_scan_ent {
+	unsigned long start, end, pgoff, base;
+	struct file *file;		/* referenced */
+	struct stp_uw_obj *obj;
+	unsigned long fault_lo, fault_hi;	/* to make resident */
+};
+
+/* Make [lo, hi) of tsk's address space resident, one read per page:
+ * the unwind tables of an object new to the process, so that probe
+ * handlers, which may not fault, find them in the process's own pages.
+ * Process context.  At most STP_UW_VMA_PREFAULT_MAX bytes per object. */
+static void stp_uw_vma_prefault(struct task_struct *tsk, unsigned long lo,
+				unsigned long hi)
+{
+	unsigned long a;
+	unsigned char b;
+
+	if (hi - lo > STP_UW_VMA_PREFAULT_MAX)
+		hi = lo + STP_UW_VMA_PREFAULT_MAX;
+	for (a = lo & PAGE_MASK; a < hi; a += PAGE_SIZE) {
+		if (tsk == current) {
+			if (get_user(b, (const unsigned char __user *)a))
+				break;
+		} else if (access_process_vm(tsk, a, &b, 1, 0) != 1) {
+			break;
+		}
+		cond_resched();
+	}
+}
+
+static int stp_uw_obj_match(const struct stp_uw_obj *o, const struct inode *ino)
+{
+	struct timespec64 ct = inode_get_ctime(ino);
+
+	return o->dev == ino->i_sb->s_dev && o->ino == ino->i_ino
+		&& o->ctime_sec == ct.tv_sec && o->ctime_nsec == ct.tv_nsec;
+}
+
+/* The object record of file f, referenced (refs + 1); NULL if the budget
+ * is exhausted or allocation fails.  Process context; the rescan mutex
+ * is held, so no other writer creates objects concurrently. */
+static struct stp_uw_obj *stp_uw_obj_get(struct file *f, char *pathbuf)
+{
+	struct inode *ino = file_inode(f);
+	unsigned h = stp_uw_vma_hash(ino->i_ino ^ ((unsigned long)ino->i_sb->s_dev << 20));
+	struct stp_uw_obj *o;
+	struct timespec64 ct;
+	unsigned long flags;
+	char *path;
+	size_t len, size;
+
+	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	hlist_for_each_entry(o, &stp_uw_obj_hash[h], hnode) {
+		if (stp_uw_obj_match(o, ino)) {
+			o->refs++;
+			spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
+			return o;
+		}
+	}
+	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
+
+	path = d_path(&f->f_path, pathbuf, PATH_MAX);
+	if (IS_ERR(path))
+		path = "(unknown)";
+	len = strlen(path);
+	size = sizeof(*o) + len + 1;
+	if (stp_uw_vma_charge(size))
+		return NULL;
+	o = kzalloc(size, GFP_KERNEL);
+	if (!o) {
+		stp_uw_vma_uncharge(size);
+		return NULL;
+	}
+	o->charged = size;
+	memcpy(o->path, path, len + 1);
+	o->dev = ino->i_sb->s_dev;
+	o->ino = ino->i_ino;
+	ct = inode_get_ctime(ino);
+	o->ctime_sec = ct.tv_sec;
+	o->ctime_nsec = ct.tv_nsec;
+	stp_uw_obj_read_elf(o, f);
+	o->refs = 1;
+	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	hlist_add_head(&o->hnode, &stp_uw_obj_hash[h]);
+	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
+	atomic_inc(&stp_uw_vma_nobjs);
+	return o;
+}
+
+/* Rebuild the record of tsk's process from its mm.  Process context
+ * (task work of the process itself, or module init for any process).
+ * Sleeps (mmap lock, allocation, file reads). */
+static void stp_uw_vma_rescan(struct task_struct *tsk)
+{
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;
+	struct stp_uw_scan_ent *ents;
+	struct stp_uw_snap *s = NULL, *old;
+	struct stp_uw_proc *p, *newp = NULL;
+	const struct inode *hdr_ino = NULL;
+	unsigned long hdr_start = 0, flags;
+	unsigned n = 0, i, k;
+	char *pathbuf;
+	size_t ssize;
+	pid_t tgid = tsk->tgid;
+
+	if (!atomic_read(&stp_uw_vma_active))
+		return;
+	mm = get_task_mm(tsk);
+	if (!mm)
+		return;
+	ents = kvmalloc_array(STP_UW_VMA_MAX_MAPS, sizeof(*ents), GFP_KERNEL);
+	pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!ents || !pathbuf)
+		goto out_free;
+
+	mutex_lock(&stp_uw_vma_rescan_mutex);
+	atomic_inc(&stp_uw_vma_rescans);
+	mmap_read_lock(mm);
+	{
+		VMA_ITERATOR(vmi, mm, 0);
+
+		for_each_vma(vmi, vma) {
+			struct file *f = vma->vm_file;
+
+			if (!f)
+				continue;
+			/* The object's ELF header: the mapping of file
+			 * offset 0, below its other mappings. */
+			if (vma->vm_pgoff == 0) {
+				hdr_ino = file_inode(f);
+				hdr_start = vma->vm_start;
+			}
+			if (!(vma->vm_flags & VM_EXEC) || n >= STP_UW_VMA_MAX_MAPS)
+				continue;
+			ents[n].start = vma->vm_start;
+			ents[n].end = vma->vm_end;
+			ents[n].pgoff = vma->vm_pgoff << PAGE_SHIFT;
+			if (hdr_ino == file_inode(f) && hdr_start <= vma->vm_start)
+				ents[n].base = hdr_start;
+			else
+				ents[n].base = vma->vm_start - ents[n].pgoff;
+			ents[n].file = get_file(f);
+			ents[n].obj = NULL;
+			n++;
+		}
+	}
+	mmap_read_unlock(mm);
+
+	for (i = 0; i < n; i++) {
+		ents[i].obj = stp_uw_obj_get(ents[i].file, pathbuf);
+		ents[i].fault_lo = ents[i].fault_hi = 0;
+	}
+	/* Objects new to this process (not at the same base in its last
+	 * snapshot): make their unwind tables resident, below. */
+	rcu_read_lock();
+	p = stp_uw_proc_find_rcu(tgid);
+	old = (p && p->mm == mm) ? rcu_dereference(p->snap) : NULL;
+	for (i = 0; i < n; i++) {
+		struct stp_uw_obj *o = ents[i].obj;
+		int seen = 0;
+
+		if (!o || !o->elf || !o->ehf_hi)
+			continue;
+		for (k = 0; k < i && !seen; k++)
+			seen = ents[k].obj == o && ents[k].base == ents[i].base;
+		for (k = 0; old && k < old->n && !seen; k++)
+			seen = old->map[k].obj == o && old->map[k].base == ents[i].base;
+		if (seen)
+			continue;
+		ents[i].fault_lo = ents[i].base - o->delta + o->ehf_lo;
+		ents[i].fault_hi = ents[i].base - o->delta + o->ehf_hi;
+	}
+	rcu_read_unlock();
+
+	/* Adjacent mappings of one object with the same base (the same
+	 * segment split by mprotect) stay separate entries: cheap. */
+	ssize = sizeof(*s) + n * sizeof(s->map[0]);
+	if (stp_uw_vma_charge(ssize) == 0) {
+		s = kmalloc(ssize, GFP_KERNEL);
+		if (!s)
+			stp_uw_vma_uncharge(ssize);
+	}
+	if (s) {
+		s->charged = ssize;
+		for (i = 0, k = 0; i < n; i++) {
+			if (!ents[i].obj)
+				continue;
+			s->map[k].start = ents[i].start;
+			s->map[k].end = ents[i].end;
+			s->map[k].pgoff = ents[i].pgoff;
+			s->map[k].base = ents[i].base;
+			s->map[k].obj = ents[i].obj;
+			ents[i].obj = NULL;
+			k++;
+		}
+		s->n = k;
+		s->generation = atomic_long_inc_return(&stp_uw_vma_generation);
+		atomic_add(k, &stp_uw_vma_nmaps);
+		if (stp_uw_vma_charge(sizeof(*newp)) == 0) {
+			newp = kzalloc(sizeof(*newp), GFP_KERNEL);
+			if (!newp)
+				stp_uw_vma_uncharge(sizeof(*newp));
+		}
+	}
+
+	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	/* Objects not used (allocation failed): drop their references. */
+	for (i = 0; i < n; i++) {
+		struct stp_uw_obj *o = ents[i].obj;
+
+		if (o && --o->refs == 0) {
+			hlist_del(&o->hnode);
+			atomic_dec(&stp_uw_vma_nobjs);
+			stp_uw_vma_uncharge(o->charged);
+			kfree_rcu(o, rcu);
+		}
+	}
+	hlist_for_each_entry(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)], hnode)
+		if (p->tgid == tgid)
+			break;
+	/* The process exited or exec'd meanwhile: keep no record of it. */
+	if (READ_ONCE(tsk->mm) != mm || !s) {
+		if (p) {
+			hlist_del_rcu(&p->hnode);
+			stp_uw_snap_release_locked(rcu_dereference_protected(p->snap, 1));
+			atomic_dec(&stp_uw_vma_nprocs);
+			stp_uw_vma_uncharge(sizeof(*p));
+			kfree_rcu(p, rcu);
+		}
+		stp_uw_snap_release_locked(s);
+		s = NULL;
+	} else if (p) {
+		old = rcu_dereference_protected(p->snap, 1);
+		WRITE_ONCE(p->mm, mm);
+		rcu_assign_pointer(p->snap, s);
+		stp_uw_snap_release_locked(old);
+	} else if (newp) {
+		newp->tgid = tgid;
+		newp->mm = mm;
+		RCU_INIT_POINTER(newp->snap, s);
+		hlist_add_head_rcu(&newp->hnode,
+				   &stp_uw_proc_hash[stp_uw_vma_hash(tgid)]);
+		atomic_inc(&stp_uw_vma_nprocs);
+		newp = NULL;
+	} else {
+		stp_uw_snap_release_locked(s);
+	}
+	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
+	mutex_unlock(&stp_uw_vma_rescan_mutex);
+
+	if (newp) {
+		kfree(newp);
+		stp_uw_vma_uncharge(sizeof(*newp));
+	}
+	for (i = 0; i < n; i++) {
+		if (ents[i].fault_hi > ents[i].fault_lo)
+			stp_uw_vma_prefault(tsk, ents[i].fault_lo, ents[i].fault_hi);
+		fput(ents[i].file);
+	}
+out_free:
+	kfree(pathbuf);
+	kvfree(ents);
+	mmput(mm);
+}
+
+/* 1 if tsk's process has a record for its current mm whose snapshot has
+ * a mapping intersecting [addr, addr + len) (len 0: containing addr). */
+static int stp_uw_vma_known(struct task_struct *tsk, unsigned long addr,
+			    unsigned long len)
+{
+	struct stp_uw_proc *p;
+	struct stp_uw_snap *s;
+	unsigned i;
+	int rc = 0;
+
+	rcu_read_lock();
+	p = stp_uw_proc_find_rcu(tsk->tgid);
+	if (p && p->mm == tsk->mm && (s = rcu_dereference(p->snap)) != NULL) {
+		for (i = 0; i < s->n; i++) {
+			if (s->map[i].start < addr + (len ? len : 1)
+			    && s->map[i].end > addr) {
+				rc = 1;
+				/* mmap: an exact, already recorded mapping
+				 * needs no rescan (2); anything else does. */
+				if (s->map[i].start == addr
+				    && s->map[i].end == addr + len)
+					rc = 2;
+				break;
+			}
+		}
+	} else if (!p || p->mm != tsk->mm) {
+		rc = -1;		/* no record for this image */
+	}
+	rcu_read_unlock();
+	return rc;
+}
+
+/* A new mapping [addr, addr + len) of tsk (current) replaced part of the
+ * unwind tables of objects it has mapped: make that part resident. */
+static void stp_uw_vma_refault(struct task_struct *tsk, unsigned long addr,
+			       unsigned long len)
+{
+	struct stp_uw_proc *p;
+	struct stp_uw_snap *s;
+	unsigned long lo[4], hi[4];
+	unsigned i, n = 0;
+
+	rcu_read_lock();
+	p = stp_uw_proc_find_rcu(tsk->tgid);
+	if (p && p->mm == tsk->mm && (s = rcu_dereference(p->snap)) != NULL) {
+		for (i = 0; i < s->n && n < 4; i++) {
+			const struct stp_uw_obj *o = s->map[i].obj;
+			unsigned long a, b;
+
+			if (!o->elf || !o->ehf_hi)
+				continue;
+			a = s->map[i].base - o->delta + o->ehf_lo;
+			b = s->map[i].base - o->delta + o->ehf_hi;
+			if (a < addr)
+				a = addr;
+			if (b > addr + len)
+				b = addr + len;
+			if (a < b && (n == 0 || lo[n - 1] != a)) {
+				lo[n] = a;
+				hi[n++] = b;
+			}
+		}
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++)
+		stp_uw_vma_prefault(tsk, lo[i], hi[i]);
+}
+
+#ifdef HAVE_TASK_FINDER
+static int stp_uw_vma_task_cb(struct stap_task_finder_target *tgt,
+			      struct task_struct *tsk, int register_p,
+			      int process_p)
+{
+	if (!process_p)
+		return 0;
+	if (register_p) {
+		/* New process (fork, exec's new image, attached at start):
+		 * task work in the process itself. */
+		if (tsk == current && stp_uw_vma_known(tsk, 0, 0) < 0)
+			stp_uw_vma_rescan(tsk);
+	} else {
+		/* exec (old image) or exit of the last thread. */
+		stp_uw_vma_drop(tsk->tgid);
+	}
+	return 0;
+}
+
+static int stp_uw_vma_mmap_cb(struct stap_task_finder_target *tgt,
+			      struct task_struct *tsk, char *path,
+			      struct dentry *dentry, unsigned long addr,
+			      unsigned long length, unsigned long offset,
+			      unsigned long vm_flags)
+{
+	if (tsk != current)
+		return 0;
+	if (!(vm_flags & VM_EXEC)) {
+		/* ld.so maps an object's read-only segment (where its
+		 * unwind tables are) over its first, whole-file mapping after
+		 * the executable one: those pages must be made resident
+		 * again. */
+		stp_uw_vma_refault(tsk, addr, length);
+		return 0;
+	}
+	if (stp_uw_vma_known(tsk, addr, length) == 2)
+		return 0;
+	stp_uw_vma_rescan(tsk);
+	return 0;
+}
+
+static int stp_uw_vma_munmap_cb(struct stap_task_finder_target *tgt,
+				struct task_struct *tsk, unsigned long addr,
+				unsigned long length)
+{
+	if (tsk == current && stp_uw_vma_known(tsk, addr, length) > 0)
+		stp_uw_vma_rescan(tsk);
+	return 0;
+}
+
+static int stp_uw_vma_mprotect_cb(struct stap_task_finder_target *tgt,
+				  struct task_struct *tsk, unsigned long addr,
+				  unsigned long length, int prot)
+{
+	if (tsk != current)
+		return 0;
+	if ((prot & PROT_EXEC) || stp_uw_vma_known(tsk, addr, length) > 0)
+		stp_uw_vma_rescan(tsk);
+	return 0;
+}
+
+static struct stap_task_finder_target stp_uw_vma_target = {
+	.pid = 0,
+	.procname = NULL,
+	.build_id_len = 0,
+	.purpose = "stap-unwind vma map",
+	.callback = &stp_uw_vma_task_cb,
+	.mmap_callback = &stp_uw_vma_mmap_cb,
+	.munmap_callback = &stp_uw_vma_munmap_cb,
+	.mprotect_callback = &stp_uw_vma_mprotect_cb,
+};
+#endif
+
+/* Scan every process that exists now.  Module init: process context. */
+static void stp_uw_vma_scan_all(void)
+{
+	struct task_struct *p, **tasks;
+	unsigned n = 0, cap = 0, i;
+
+	rcu_read_lock();
+	for_each_process(p)
+		cap++;
+	rcu_read_unlock();
+	cap += 64;
+	tasks = kvmalloc_array(cap, sizeof(*tasks), GFP_KERNEL);
+	if (!tasks)
+		return;
+	rcu_read_lock();
+	for_each_process(p) {
+		if (n >= cap)
+			break;
+		if (p->flags & (PF_KTHREAD | PF_EXITING) || !p->mm)
+			continue;
+		get_task_struct(p);
+		tasks[n++] = p;
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++) {
+		stp_uw_vma_rescan(tasks[i]);
+		put_task_struct(tasks[i]);
+	}
+	kvfree(tasks);
+}
+
+static int stp_uw_vma_init(void)
+{
+	int rc = 0;
+
+	atomic_set(&stp_uw_vma_active, 1);
+#ifdef HAVE_TASK_FINDER
+	rc = stap_register_task_finder_target(&stp_uw_vma_target);
+	if (rc) {
+		atomic_set(&stp_uw_vma_active, 0);
+		return rc;
+	}
+#endif
+	stp_uw_vma_scan_all();
+	return 0;
+}
+
+/* Free everything.  Module exit, after the task finder stopped and no
+ * probe handler runs. */
+static void stp_uw_vma_done(void)
+{
+	struct stp_uw_proc *p;
+	struct hlist_node *tmp;
+	unsigned long flags;
+	unsigned b;
+
+	atomic_set(&stp_uw_vma_active, 0);
+	mutex_lock(&stp_uw_vma_rescan_mutex);
+	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	for (b = 0; b < STP_UW_VMA_HASH_SIZE; b++) {
+		hlist_for_each_entry_safe(p, tmp, &stp_uw_proc_hash[b], hnode) {
+			hlist_del_rcu(&p->hnode);
+			stp_uw_snap_release_locked(rcu_dereference_protected(p->snap, 1));
+			atomic_dec(&stp_uw_vma_nprocs);
+			stp_uw_vma_uncharge(sizeof(*p));
+			kfree_rcu(p, rcu);
+		}
+	}
+	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
+	mutex_unlock(&stp_uw_vma_rescan_mutex);
+}
+
+/* Counters for scripts and tests (tapset/uw_vma.stp). */
+struct stp_uw_vma_stats {
+	long bytes, peak, limit;
+	int procs, objs, maps, refused, rescans;
+};
+
+static void stp_uw_vma_get_stats(struct stp_uw_vma_stats *st)
+{
+	st->bytes = atomic_long_read(&stp_uw_vma_bytes);
+	st->peak = atomic_long_read(&stp_uw_vma_peak);
+	st->limit = STP_UW_VMA_MAX_BYTES;
+	st->procs = atomic_read(&stp_uw_vma_nprocs);
+	st->objs = atomic_read(&stp_uw_vma_nobjs);
+	st->maps = atomic_read(&stp_uw_vma_nmaps);
+	st->refused = atomic_read(&stp_uw_vma_refused);
+	st->rescans = atomic_read(&stp_uw_vma_rescans);
+}
+
+#endif /* STP_UW_VMA_MAP_C */

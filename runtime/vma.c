@@ -1,0 +1,45 @@
+/* stap-unwind: the runtime's vma.c, extended with VMA tracking for every
+ * process (stap-unwind/vma_map.c).
+ *
+ * SystemTap's own vma.c (linked by the overlay as stap-unwind-stock/vma.c)
+ * keeps working unchanged: it records the mappings of the modules named
+ * with -d/--ldd for _stp_umod_lookup() and the symbol code.  This file
+ * includes it with its init and exit functions renamed, and puts ours
+ * next to them, so that the translator's calls to _stp_vma_init() and
+ * _stp_vma_done() (emitted whenever a script uses user backtraces or
+ * symbols) also start and stop our tracking.  _stp_vma_init() runs at
+ * module init before the task finder starts, which is when a task-finder
+ * target must be registered.
+ */
+#ifndef STP_UW_VMA_C
+#define STP_UW_VMA_C
+
+#define _stp_vma_init _stp_vma_init_stock
+#define _stp_vma_done _stp_vma_done_stock
+#include "stap-unwind-stock/vma.c"
+#undef _stp_vma_init
+#undef _stp_vma_done
+
+#include "stap-unwind/vma_map.c"
+
+static int _stp_vma_init(void)
+{
+	int rc = _stp_vma_init_stock();
+
+	if (rc)
+		return rc;
+	rc = stp_uw_vma_init();
+	if (rc) {
+		_stp_error("Couldn't start stap-unwind vma tracking: %d\n", rc);
+		_stp_vma_done_stock();
+	}
+	return rc;
+}
+
+static void _stp_vma_done(void)
+{
+	stp_uw_vma_done();
+	_stp_vma_done_stock();
+}
+
+#endif /* STP_UW_VMA_C */
