@@ -450,6 +450,13 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 			base = vm_start - offset;
 			have_base = 1;
 		}
+		/* SystemTap's map keeps the mmap file offset for objects it
+		 * has no -d data for (for -d modules, offset is the distance
+		 * from the module's first mapping instead). */
+		if (!m && addr >= vm_start) {
+			u->foff = addr - vm_start + offset;
+			u->have_foff = 1;
+		}
 	}
 	if (!u->path)
 		return;
@@ -539,13 +546,13 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 	}
 
 	if (name) {
-		char at[64 + 24];
+		char at[160];
 
 		at[0] = '\0';
 		if (filename && linenumber)
-			snprintf(at, sizeof(at), " at %.64s:%lu", filename, linenumber);
+			snprintf(at, sizeof(at), " at %.128s:%lu", filename, linenumber);
 		else if (filename)
-			snprintf(at, sizeof(at), " at %.64s", filename);
+			snprintf(at, sizeof(at), " at %.128s", filename);
 		if (f == _STP_SYM_FULL || f == _STP_SYM_FULLER
 		    || (f & _STP_SYM_HEX_SYMBOL))
 			return _stp_snprintf(str, len, "%s%p : %s+%#lx/%#lx%s [%s]%s%s",
@@ -589,7 +596,7 @@ static void stp_uw_print_addr(unsigned long address, int flags,
 /* The build-id of the object containing user address addr of the current
  * task, as lowercase hex, into buf (at least 2 * STP_UW_BUILD_ID_MAX + 1
  * bytes); "" if not known. */
-static void stp_uw_umodbuildid(char *buf, size_t len, unsigned long addr)
+static void stp_uw_ubuildid(char *buf, size_t len, unsigned long addr)
 {
 	struct stp_uw_usym u;
 	unsigned i;

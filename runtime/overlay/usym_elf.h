@@ -24,7 +24,9 @@
 #define STP_UW_UELF_MAX_CHAIN	65536	/* DT_GNU_HASH chain words examined */
 #define STP_UW_UELF_MAX_SYMS	65536	/* .dynsym entries examined */
 #define STP_UW_UELF_NAME_MAX	256	/* bytes of a symbol name kept */
+#ifndef STP_UW_BUILD_ID_MAX		/* also in vma_map.h */
 #define STP_UW_BUILD_ID_MAX	64
+#endif
 
 #ifndef STT_GNU_IFUNC
 #define STT_GNU_IFUNC 10
