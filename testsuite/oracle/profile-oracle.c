@@ -15,7 +15,7 @@
  * VERBOSE-MISMATCHES of them with both frame lists) and one summary line per
  * process kind and ABI:
  *   K KIND ABI samples=N complete=N equal=N truncated=N differing_frames=N
- *     unverified_frames=N oracle_complete=N
+ *     unverified_frames=N oracle_complete=N complete_reachable=N
  * complete: the runtime's outermost frame is a start routine: _start (the
  *   entry point of the executable or of ld.so) for the main thread, the clone
  *   child in libc (CFI marks its return address undefined) for other threads.
@@ -24,8 +24,15 @@
  *   prefix is compared (the runtime's frames beyond it are unverified).
  * differing_frames: frames of the runtime's that differ from the oracle's at
  *   the same depth, plus frames beyond the oracle's clean end.
+ * unverified_frames: frames of the runtime's beyond where the oracle had to
+ *   stop early: the end of the stack copy, or code without CFI (where libdwfl
+ *   would guess from frame pointers: the oracle keeps to the CFI's answers).
+ * oracle_complete: the oracle's own frames reach a start routine.
+ * complete_reachable: samples complete both for the runtime and the oracle
+ *   (the share of oracle_complete that the runtime completes too).
  */
 #define _GNU_SOURCE
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -308,6 +315,30 @@ static bool is_start(struct proc *p, uint64_t pc, bool ret, bool thread)
 	return false;
 }
 
+/* Does the object at PC have CFI for it?  libdwfl falls back on frame
+   pointers where there is none (x86_64); such frames are guesses, not the
+   CFI's answer, so the oracle's frames end there.  */
+static bool has_cfi(struct proc *p, uint64_t pc, bool ret)
+{
+	uint64_t a = ret ? pc - 1 : pc;
+	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, a);
+	if (!mod)
+		return false;
+	Dwarf_Addr bias;
+	Dwarf_Frame *frame;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, a - bias, &frame) == 0) {
+		free(frame);
+		return true;
+	}
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, a - bias, &frame) == 0) {
+		free(frame);
+		return true;
+	}
+	return false;
+}
+
 static int hexval(int c)
 {
 	return c <= '9' ? c - '0' : c - 'a' + 10;
@@ -316,7 +347,8 @@ static int hexval(int c)
 struct kind {
 	char name[32];
 	int abi;
-	long samples, complete, equal, truncated, differing, unverified, oracle_complete;
+	long samples, complete, equal, truncated, differing, unverified, oracle_complete,
+	     complete_reachable;
 	struct kind *next;
 };
 static struct kind *kinds;
@@ -359,9 +391,18 @@ static void judge(const char *kname, int pid, uint64_t *ours, int nours)
 		err = rc == 0 ? NULL : dwfl_errmsg(-1);
 	}
 	bool thread = cur.tid != pid;
+	bool nocfi = false;
+	for (int i = 0; i + 1 < c.n; i++)
+		if (!has_cfi(p, c.pc[i], i > 0)) {
+			c.n = i + 1;
+			nocfi = true;
+			err = "no CFI (frames after it were libdwfl's guesses)";
+			break;
+		}
 	/* Clean end: the CFI says there is no caller, or the oracle stopped in a
 	   start routine that has no CFI (ld.so's _start).  */
-	bool clean = !cur.hit_end && (rc == 0 || (c.n > 0 && is_start(p, c.pc[c.n - 1], c.n > 1, thread)));
+	bool clean = !cur.hit_end &&
+		     ((rc == 0 && !nocfi) || (c.n > 0 && is_start(p, c.pc[c.n - 1], c.n > 1, thread)));
 	bool trunc = cur.hit_end;
 	int n = nours < c.n ? nours : c.n;
 	int diff = 0, unverified = 0;
@@ -384,6 +425,7 @@ static void judge(const char *kname, int pid, uint64_t *ours, int nours)
 	k->differing += diff;
 	k->unverified += unverified;
 	k->oracle_complete += ocomplete;
+	k->complete_reachable += ocomplete && complete;
 	if (equal && complete)
 		return;
 	printf("X %s %d pid=%d tid=%d ours=%d oracle=%d%s%s%s diff=%d complete=%d oracle_complete=%d\n",
@@ -488,8 +530,8 @@ int main(int argc, char **argv)
 	}
 	for (struct kind *k = kinds; k; k = k->next)
 		printf("K %s %d samples=%ld complete=%ld equal=%ld truncated=%ld differing_frames=%ld "
-		       "unverified_frames=%ld oracle_complete=%ld\n",
+		       "unverified_frames=%ld oracle_complete=%ld complete_reachable=%ld\n",
 		       k->name, k->abi, k->samples, k->complete, k->equal, k->truncated,
-		       k->differing, k->unverified, k->oracle_complete);
+		       k->differing, k->unverified, k->oracle_complete, k->complete_reachable);
 	return 0;
 }
