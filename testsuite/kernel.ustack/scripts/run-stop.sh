@@ -12,3 +12,7 @@ for abi in m64 m32; do
 		$b/ustop-$abi $mode >>$out
 	done
 done
+# For the uprobe in stop.stp: copies outside /src.
+for abi in m64 m32; do
+	/var/tmp/stap-unwind-ustop/ustop-$abi eos >/dev/null
+done
