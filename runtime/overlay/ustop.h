@@ -148,7 +148,7 @@ static void _stp_uw_stop_format(char *buf, size_t size,
 static void _stp_uw_stop_print_line(struct context *c, int sym_flags)
 {
 	struct stp_uw_stop_info s;
-	char buf[160 + MAXSTRINGLEN / 4];
+	char buf[384];		/* reason, numbers and a module path */
 
 	if (!_stp_uw_show_stop_flag || !(sym_flags & _STP_SYM_SYMBOL))
 		return;
