@@ -27,6 +27,24 @@
 
 #include <linux/elf.h>
 
+/* The vdso's pages need not be mapped in this mm (a fork child that has
+ * not touched them yet): its image is the kernel's own copy. */
+static int stp_uw_read_vdso_image(uint64_t addr, void *buf, uint32_t len)
+{
+	const struct vdso_image *img;
+	unsigned long base;
+
+	if (!current->mm)
+		return -1;
+	base = (unsigned long)READ_ONCE(current->mm->context.vdso);
+	img = READ_ONCE(current->mm->context.vdso_image);
+	if (!base || !img || !img->data || addr < base
+	    || addr - base >= img->size || len > img->size - (addr - base))
+		return -1;
+	memcpy(buf, (const char *)img->data + (addr - base), len);
+	return 0;
+}
+
 static int stp_uw_read_mem(void *h, uint64_t addr, void *buf, uint32_t len)
 {
 	struct stp_uw_host *host = h;
@@ -36,7 +54,7 @@ static int stp_uw_read_mem(void *h, uint64_t addr, void *buf, uint32_t len)
 		return -1;
 	if (copy_from_user_nofault(buf, (const void __user *)(unsigned long)addr,
 				   len))
-		return -1;
+		return stp_uw_read_vdso_image(addr, buf, len);
 	return 0;
 }
 
@@ -58,6 +76,7 @@ static void stp_uw_find_vdso(struct stp_uw_host *host)
 	unsigned long base, end;
 	const struct vdso_image *img;
 	struct uw_elfmem_info info;
+	struct stp_unwind_context *uc;
 
 	v->state = -1;
 	if (!current->mm)
@@ -66,6 +85,14 @@ static void stp_uw_find_vdso(struct stp_uw_host *host)
 	img = READ_ONCE(current->mm->context.vdso_image);
 	if (!base)
 		return;
+	/* Found by an earlier unwind in this mm (ctx_id: never reused), at
+	 * the same place. */
+	uc = container_of(host, struct stp_unwind_context, host);
+	if (uc->vdso_saved.state > 0 && uc->vdso_saved.start == base
+	    && uc->vdso_mm_id == current->mm->context.ctx_id) {
+		*v = uc->vdso_saved;
+		return;
+	}
 	if (stp_uw_mapped_elf(host, base, &info))
 		return;
 	v->bias = info.tables.bias;
@@ -77,6 +104,24 @@ static void stp_uw_find_vdso(struct stp_uw_host *host)
 	if (v->end < end)
 		v->end = end;
 	v->state = 1;
+	uc->vdso_saved = *v;
+	uc->vdso_mm_id = current->mm->context.ctx_id;
+}
+
+/* Whether pc may be in the vdso of the current process (cheap: the
+ * mapped image is only read when it may be). */
+static int stp_uw_maybe_vdso(unsigned long pc)
+{
+	const struct vdso_image *img;
+	unsigned long base;
+
+	if (!current->mm)
+		return 0;
+	base = (unsigned long)READ_ONCE(current->mm->context.vdso);
+	img = READ_ONCE(current->mm->context.vdso_image);
+	if (!base)
+		return 0;
+	return !img || (pc >= base && pc - base < img->size);
 }
 
 static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
@@ -90,7 +135,7 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 	memset(out, 0, sizeof(*out));
 	host->missing = NULL;
 
-	if (host->vdso.state == 0)
+	if (host->vdso.state == 0 && stp_uw_maybe_vdso(pc))
 		stp_uw_find_vdso(host);
 	if (host->vdso.state > 0 && pc >= host->vdso.start && pc < host->vdso.end) {
 		/* Tables read from the mapped image: data == NULL. */
@@ -178,10 +223,53 @@ have_module:
 	return 0;
 }
 
+/* The row cache for the tables find_tables just returned (the core looks
+ * in cursor->cache right after find_tables): see STP_UW_ROW_CACHE in
+ * unwind/unwind.h. */
+static int stp_uw_find_tables_cached(void *h, uint64_t pc, struct uw_tables *out)
+{
+	struct stp_uw_host *host = h;
+	struct stp_unwind_context *uc =
+		container_of(host, struct stp_unwind_context, host);
+	int remote;
+
+	if (stp_uw_find_tables(h, pc, out) < 0)
+		return -1;
+	remote = (out->eh_frame_hdr.size && !out->eh_frame_hdr.data)
+		|| (out->eh_frame.size && !out->eh_frame.data)
+		|| (out->debug_frame.size && !out->debug_frame.data)
+		|| (out->eh_frame_hdr.size && !out->eh_frame.size);
+	if (!remote) {
+		uc->cursor.cache = &uc->rows;
+	} else if (host->vdso.state > 0 && pc >= host->vdso.start
+		   && pc < host->vdso.end && current->mm) {
+		u64 id = current->mm->context.ctx_id;
+
+		if (uc->rows_mm_id != id) {
+			uw_cache_clear(&uc->rows_mm);
+			uc->rows_mm_id = id;
+		}
+		uc->cursor.cache = &uc->rows_mm;
+	} else {
+		uc->cursor.cache = NULL;
+	}
+	return 0;
+}
+
 static const struct uw_host_ops stp_uw_ops = {
 	.read_mem = stp_uw_read_mem,
-	.find_tables = stp_uw_find_tables,
+	.find_tables = stp_uw_find_tables_cached,
 };
+
+/* Forget every cached row of this context (benchmarks: a cold cache). */
+static void stp_uw_row_cache_clear(struct stp_unwind_context *uc)
+{
+	if (!uc->rows_ready)
+		return;
+	uw_cache_clear(&uc->rows);
+	uw_cache_clear(&uc->rows_mm);
+	uc->vdso_saved.state = 0;
+}
 
 static void stp_uw_sync_info(struct stp_unwind_context *uc)
 {
@@ -220,6 +308,12 @@ static unsigned long _stp_uw_user_begin(struct stp_unwind_context *uc,
 	stp_uw_entry_regs(&r, arch, entry, regs);
 	if (uw_init(&uc->cursor, arch, &stp_uw_ops, &uc->host, &r) != 0)
 		return 0;
+	if (!uc->rows_ready) {
+		uw_cache_init(&uc->rows, uc->row_entries, STP_UW_ROW_CACHE);
+		uw_cache_init(&uc->rows_mm, uc->row_mm_entries, STP_UW_ROW_CACHE_MM);
+		uc->rows_mm_id = 0;
+		uc->rows_ready = 1;
+	}
 	uc->cursor.max_depth = MAXBACKTRACE;
 	stp_uw_sync_info(uc);
 	return UNW_PC(&uc->info);

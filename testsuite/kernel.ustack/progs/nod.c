@@ -1,0 +1,138 @@
+/* Test program for kernel.ustack/nod.exp: backtraces without -d/--ldd.
+ * A known call chain of our own noinline functions ends in readdir's
+ * getdents64 system call, reached in several ways:
+ *
+ *   nod getdents      main > top > mid > leaf > readdir > getdents64
+ *   nod dl LIB        dlopen(LIB) after the probes started, then main >
+ *                     nodlib_top > nodlib_mid > nodlib_leaf (in LIB) >
+ *                     readdir > getdents64
+ *   nod fork          fork; the child makes the getdents chain (the parent
+ *                     only waits)
+ *   nod exec          exec of this program in mode "execd", which makes the
+ *                     getdents chain in the new image
+ *   nod loop N        N times: sleep 1 s, then the getdents chain (a
+ *                     process started before the script)
+ *   nod many N        N processes in all (this one and N-1 children) that
+ *                     pause until this one gets SIGTERM, which it passes
+ *                     on to each child by pid; prints "ready" when all
+ *                     exist
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline, noclone))
+#define NO_TAIL() __asm__ volatile("" ::: "memory")
+
+static volatile int sink;
+
+NOINLINE static int leaf(void)
+{
+	DIR *d = opendir("/");
+	int n = 0;
+
+	if (d) {
+		while (readdir(d))
+			n++;
+		closedir(d);
+	}
+	NO_TAIL();
+	return n;
+}
+
+NOINLINE static int mid(void)
+{
+	int r = leaf();
+
+	NO_TAIL();
+	return r + 1;
+}
+
+NOINLINE static int top(void)
+{
+	int r = mid();
+
+	NO_TAIL();
+	return r + 1;
+}
+
+static pid_t *kids;
+static int nkids;
+
+static void on_term(int sig)
+{
+	int i;
+
+	for (i = 0; i < nkids; i++)
+		kill(kids[i], SIGTERM);
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "getdents";
+
+	if (!strcmp(mode, "getdents") || !strcmp(mode, "execd")) {
+		sink = top();
+	} else if (!strcmp(mode, "dl") && argc > 2) {
+		void *h = dlopen(argv[2], RTLD_NOW);
+		int (*f)(void);
+
+		if (!h)
+			return 3;
+		f = (int (*)(void))dlsym(h, "nodlib_top");
+		if (!f)
+			return 3;
+		sink = f();
+	} else if (!strcmp(mode, "fork")) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			sink = top();
+			_exit(0);
+		}
+		if (p > 0)
+			waitpid(p, NULL, 0);
+	} else if (!strcmp(mode, "exec")) {
+		execl("/proc/self/exe", argv[0], "execd", (char *)NULL);
+		return 3;
+	} else if (!strcmp(mode, "loop")) {
+		int i, n = argc > 2 ? atoi(argv[2]) : 1;
+
+		for (i = 0; i < n; i++) {
+			sleep(1);
+			sink = top();
+		}
+	} else if (!strcmp(mode, "many")) {
+		int i, n = argc > 2 ? atoi(argv[2]) : 1000;
+
+		kids = calloc(n, sizeof(*kids));
+		if (!kids)
+			return 3;
+		for (i = 1; i < n; i++) {
+			pid_t p = fork();
+
+			if (p == 0) {
+				for (;;)
+					pause();
+			}
+			if (p < 0)
+				break;
+			kids[nkids++] = p;
+		}
+		signal(SIGTERM, on_term);
+		printf("ready %d\n", nkids + 1);
+		fflush(stdout);
+		for (;;)
+			pause();
+	} else {
+		return 2;
+	}
+	return 0;
+}

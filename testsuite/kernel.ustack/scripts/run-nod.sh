@@ -1,0 +1,14 @@
+#!/bin/sh
+# kernel.ustack/nod.exp: every nod variant in every mode (for nod.stp).
+# ASLR off, so that sessions with and without -d see the same addresses.
+b=/src/testsuite/kernel.ustack/build
+for abi in m64 m32; do
+	for v in O0-fp O0-nofp O2-fp O2-nofp; do
+		p=$b/nod-$abi-$v
+		setarch -R $p getdents
+		setarch -R $p dl $b/libnod-$abi-$v.so
+		setarch -R $p fork
+		setarch -R $p exec
+		setarch -R $p loop 1
+	done
+done
