@@ -285,9 +285,49 @@ static void _stp_stack_kernel_sprint(char *str, int size, struct context *c,
 	_stp_uw_sprint(str, size, c, sym_flags, 0);
 }
 
+/* ubacktrace() (_STP_SYM_NONE): "0x<hex> " per frame, what
+ * _stp_print_addr prints for it (%p is %#llx since stap 1.3), written
+ * straight into str: no print buffer, no formatter.  0 = not handled (no
+ * user stack: the general path prints what it prints for that). */
+static int _stp_uw_sprint_hex(char *str, int size, struct context *c)
+{
+#if STAP_COMPAT_VERSION >= STAP_VERSION(1,3)
+	static const char hex[] = "0123456789abcdef";
+	struct pt_regs *regs = _stp_get_uregs(c);
+	unsigned long pc;
+	unsigned n;
+	int len = 0, k;
+	char tmp[2 * sizeof(unsigned long) + 3];
+
+	if (size < 1 || !current->mm || !regs || _stp_stack_user_get(c, 0) == 0)
+		return 0;
+	for (n = 0; n < MAXBACKTRACE; n++) {
+		pc = _stp_stack_user_get(c, n);
+		if (pc == 0)
+			break;
+		k = 0;
+		tmp[k++] = ' ';
+		do {				/* bound: 16 digits */
+			tmp[k++] = hex[pc & 15];
+			pc >>= 4;
+		} while (pc);
+		tmp[k++] = 'x';
+		tmp[k++] = '0';
+		while (k > 0 && len < size - 1)
+			str[len++] = tmp[--k];
+	}
+	str[len] = '\0';
+	return 1;
+#else
+	return 0;
+#endif
+}
+
 static void _stp_stack_user_sprint(char *str, int size, struct context *c,
 				   int sym_flags)
 {
+	if (sym_flags == _STP_SYM_NONE && _stp_uw_sprint_hex(str, size, c))
+		return;
 	_stp_uw_sprint(str, size, c, sym_flags, 1);
 }
 

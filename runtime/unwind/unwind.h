@@ -202,10 +202,35 @@ struct stp_uw_host {
 	struct uw_tables vm_tables;
 };
 
+/* Row cache (struct uw_cache of the core) of each probe context, kept
+ * across unwinds: STP_UW_ROW_CACHE entries (256 bytes each; 0 disables it)
+ * for tables the translator copied into the module (-d/--ldd), whose
+ * identity (data pointers, bias) names the same CFI bytes in every process;
+ * and STP_UW_ROW_CACHE_MM entries for the vdso's tables, read from process
+ * memory, valid for one address space only (tagged with the mm's ctx_id,
+ * never reused for another mm; cleared when the tag changes).  Tables read
+ * from the pages of objects not named with -d are not cached. */
+#ifndef STP_UW_ROW_CACHE
+#define STP_UW_ROW_CACHE 64
+#endif
+#ifndef STP_UW_ROW_CACHE_MM
+#define STP_UW_ROW_CACHE_MM 16
+#endif
+#define STP_UW_HAVE_ROW_CACHE 1
+
 struct stp_unwind_context {
 	struct unwind_frame_info info;
 	struct stp_uw_host host;
-	struct uw_cursor cursor;	/* ~7 KiB: lives in struct context */
+	struct uw_cursor cursor;	/* ~9.3 KiB: lives in struct context */
+	/* Kept across unwinds (see above; a context is never used by two
+	 * probes at once). */
+	int rows_ready;			/* caches initialised */
+	u64 rows_mm_id;			/* ctx_id of the mm of rows_mm's rows */
+	struct uw_cache rows, rows_mm;
+	struct stp_uw_vdso vdso_saved;	/* the vdso of mm vdso_mm_id */
+	u64 vdso_mm_id;
+	struct uw_cache_entry row_entries[STP_UW_ROW_CACHE > 0 ? STP_UW_ROW_CACHE : 1];
+	struct uw_cache_entry row_mm_entries[STP_UW_ROW_CACHE_MM > 0 ? STP_UW_ROW_CACHE_MM : 1];
 };
 
 #else /* !STP_USE_DWARF_UNWINDER */
