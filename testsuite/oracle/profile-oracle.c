@@ -72,6 +72,7 @@ static struct {
 	unsigned char *stack;
 	size_t stack_len;
 	bool hit_end;
+	char why[512]; /* the runtime's stop reason, if printed */
 } cur;
 
 static const char *mapsdir;
@@ -434,6 +435,8 @@ static void judge(const char *kname, int pid, uint64_t *ours, int nours)
 	if (verbose_left <= 0)
 		return;
 	verbose_left--;
+	if (cur.why[0])
+		printf("  stop: %s\n", cur.why);
 	char buf[512];
 	for (int i = 0; i < nours || i < c.n; i++) {
 		printf("  %2d ", i);
@@ -481,6 +484,7 @@ int main(int argc, char **argv)
 				nours = 0;
 				cur.stack_len = 0;
 				memset(cur.regs, 0, sizeof cur.regs);
+				cur.why[0] = 0;
 			}
 		} else if (!in) {
 			continue;
@@ -504,6 +508,8 @@ int main(int argc, char **argv)
 				ours[nours++] = v;
 				s = e;
 			}
+		} else if (line[0] == 'W' && line[1] == ' ') {
+			snprintf(cur.why, sizeof cur.why, "%s", line + 2);
 		} else if (line[0] == 'D' && line[1] == ' ') {
 			for (char *s = line + 2; *s && *s != '!';) {
 				if (*s == 'z') {
