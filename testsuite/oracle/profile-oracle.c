@@ -11,9 +11,10 @@
  *
  *   profile-oracle SAMPLES MAPSDIR [VERBOSE-MISMATCHES]
  *
- * Prints one "X ..." line per sample that differs or is incomplete (the first
- * VERBOSE-MISMATCHES of them with both frame lists) and one summary line per
- * process kind and ABI:
+ * Prints "V SEQ EQUAL" for every sample (SEQ: its S line's number from 0, EQUAL 1
+ * when every frame equals the oracle's), one "X ..." line per sample that
+ * differs or is incomplete (the first VERBOSE-MISMATCHES of them with both
+ * frame lists) and one summary line per process kind and ABI:
  *   K KIND ABI samples=N complete=N equal=N truncated=N differing_frames=N
  *     unverified_frames=N oracle_complete=N complete_reachable=N
  * complete: the runtime's outermost frame is a start routine: _start (the
@@ -367,6 +368,7 @@ static struct kind *get_kind(const char *name, int abi)
 }
 
 static int verbose_left;
+static long nsample = -1; /* the current sample's sequence number (S lines from 0) */
 
 static void judge(const char *kname, int pid, uint64_t *ours, int nours)
 {
@@ -427,6 +429,7 @@ static void judge(const char *kname, int pid, uint64_t *ours, int nours)
 	k->unverified += unverified;
 	k->oracle_complete += ocomplete;
 	k->complete_reachable += ocomplete && complete;
+	printf("V %ld %d\n", nsample, equal);
 	if (equal && complete)
 		return;
 	printf("X %s %d pid=%d tid=%d ours=%d oracle=%d%s%s%s diff=%d complete=%d oracle_complete=%d\n",
@@ -479,6 +482,7 @@ int main(int argc, char **argv)
 	while ((len = getline(&line, &lsz, f)) >= 0) {
 		line[strcspn(line, "\n")] = 0;
 		if (line[0] == 'S' && line[1] == ' ') {
+			nsample++;
 			if (sscanf(line, "S %63s %d %d %d", kname, &pid, &cur.tid, &cur.abi) == 4) {
 				in = 1;
 				nours = 0;

@@ -8,12 +8,15 @@ out=${1:?usage: run-mix.sh OUTDIR SECONDS}
 t=${2:-6}
 rm -rf "$out"
 mkdir -p "$out"
+# sort's temporary files: its own directory, removed at the end.
+tmpd=$(mktemp -d /tmp/run-mix.XXXXXX)
 : > "$out/pids"
 $b/mix-m64 &
 echo "$! mix-m64" >> "$out/pids"
 $b/mix-m32 &
 echo "$! mix-m32" >> "$out/pids"
-$b/mixhelper lines | sort -S 4M --parallel=2 -T /tmp > /dev/null &
+# A 16 MiB buffer: enough lines per sort for sort to start a second thread.
+$b/mixhelper lines | sort -S 16M --parallel=2 -T "$tmpd" > /dev/null &
 echo "$! sort" >> "$out/pids"
 $b/mixhelper lines | gzip -6 > /dev/null &
 echo "$! gzip" >> "$out/pids"
@@ -38,4 +41,5 @@ while read -r pid kind; do
 	kill -9 "$pid" 2>/dev/null
 done < "$out/pids"
 wait
+rm -rf "$tmpd"
 exit 0
