@@ -42,6 +42,19 @@
  * header, program headers and PT_NOTE segments), so they do not depend on
  * which pages of the process are resident.
  *
+ * Residency: probe handlers read unwind tables from the process's pages
+ * without faulting, and a fresh process has usually never touched the
+ * read-only segment holding an object's .eh_frame_hdr/.eh_frame.  So a
+ * rescan reads one byte per page of that segment (the PT_LOAD holding
+ * PT_GNU_EH_FRAME, at most STP_UW_VMA_PREFAULT_MAX bytes, default 8 MiB)
+ * of each object new to the process, in process context (get_user in the
+ * process itself, access_process_vm at module init), and again when a
+ * later mmap replaces part of it (ld.so maps that segment after the
+ * executable one).  This makes those pages count in the process's RSS.
+ * Pages reclaimed later are reported by the unwinder as
+ * UW_STOP_MEMORY_UNREADABLE at the address (-DSTP_UW_VMA_PREFAULT_MAX=0
+ * shows that case; testsuite/kernel.ustack/nod.exp uses it).
+ *
  * Memory bound: every allocation (process records, snapshots, objects
  * with their paths) is charged to one byte budget, STP_UW_VMA_MAX_BYTES
  * (default 16 MiB; stap -DSTP_UW_VMA_MAX_BYTES=N), checked before the
@@ -537,6 +550,10 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 		goto out_free;
 
 	mutex_lock(&stp_uw_vma_rescan_mutex);
+	if (!atomic_read(&stp_uw_vma_active)) {	/* stp_uw_vma_done() ran */
+		mutex_unlock(&stp_uw_vma_rescan_mutex);
+		goto out_free;
+	}
 	atomic_inc(&stp_uw_vma_rescans);
 	mmap_read_lock(mm);
 	{
