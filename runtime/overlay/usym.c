@@ -409,10 +409,17 @@ static int stp_uw_usym_table(struct stp_uw_usym *u, struct _stp_module *m,
 	return -ENOENT;
 }
 
-/* Everything known about user address addr of task; lookup is the address
- * the symbol must contain (addr, or addr - 1 for a return address). */
+/* What stp_uw_usym_lookup() must find out (the rest costs reads). */
+#define STP_UW_USYM_NAME	1	/* an honest symbol */
+#define STP_UW_USYM_FOFF	2	/* the file offset, also if named */
+#define STP_UW_USYM_BUILDID	4	/* the build-id */
+
+/* What is known about user address addr of task; lookup is the address
+ * the symbol must contain (addr, or addr - 1 for a return address).
+ * Without a symbol, the file offset is always looked for. */
 static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
-			       unsigned long lookup, struct stp_uw_usym *u)
+			       unsigned long lookup, int want,
+			       struct stp_uw_usym *u)
 {
 	struct stp_uw_mapping map;
 	struct stp_uw_uelf o;
@@ -420,7 +427,7 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 	const char *name = NULL;
 	unsigned long offset = 0, vm_start = 0, vm_end = 0, base = 0;
 	int compat = _stp_is_compat_task2(task), have_base = 0, have_elf = 0;
-	int readable = task == current && task->mm;
+	int readable = task == current && task->mm, table_complete = 0;
 
 	memset(u, 0, offsetof(struct stp_uw_usym, namebuf));
 	u->namebuf[0] = '\0';
@@ -467,26 +474,32 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 		memcpy(u->build_id, m->build_id_bits, u->build_id_len);
 	}
 
-	if (readable && have_base && stp_uw_uelf_scan(&o, base, compat) == 0)
-		have_elf = 1;
-	if (!u->have_foff && have_elf
-	    && stp_uw_uelf_file_offset(&o, addr, &u->foff) == 0)
-		u->have_foff = 1;
-	if (!u->build_id_len && have_elf)
-		u->build_id_len = stp_uw_uelf_build_id(&o, compat, u->build_id,
-						       STP_UW_BUILD_ID_MAX);
-
-	/* -d table with sizes from the file. */
-	if (m && vm_start >= offset) {
+	/* -d table with sizes from the file (it holds every symbol of the
+	 * file's .symtab or .dynsym: no need to read .dynsym again). */
+	if ((want & STP_UW_USYM_NAME) && m && vm_start >= offset) {
 		int absolute = strcmp(m->sections[0].name, ".absolute") == 0;
 		unsigned long rel_base = absolute ? 0 : vm_start - offset;
 
-		if (lookup >= rel_base
-		    && stp_uw_usym_table(u, m, lookup - rel_base, rel_base) == 0)
-			return;
+		table_complete = stp_uw_symsz_of(m) != NULL;
+		if (lookup >= rel_base)
+			stp_uw_usym_table(u, m, lookup - rel_base, rel_base);
 	}
+
+	if (!readable || !have_base)
+		return;
+	if (((want & STP_UW_USYM_NAME) && !u->name && !table_complete)
+	    || (!u->have_foff && (!u->name || (want & STP_UW_USYM_FOFF)))
+	    || ((want & STP_UW_USYM_BUILDID) && !u->build_id_len))
+		have_elf = stp_uw_uelf_scan(&o, base, compat) == 0;
+	if (!have_elf)
+		return;
+	if (!u->have_foff && stp_uw_uelf_file_offset(&o, addr, &u->foff) == 0)
+		u->have_foff = 1;
+	if ((want & STP_UW_USYM_BUILDID) && !u->build_id_len)
+		u->build_id_len = stp_uw_uelf_build_id(&o, compat, u->build_id,
+						       STP_UW_BUILD_ID_MAX);
 	/* The object's own .dynsym, from memory. */
-	if (have_elf) {
+	if ((want & STP_UW_USYM_NAME) && !u->name && !table_complete) {
 		struct stp_uw_udynsym ds;
 
 		if (stp_uw_udynsym_find(&o, compat, &ds) == 0
@@ -517,7 +530,8 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 		return _stp_snprint_addr(str, len, address, flags, task, c);
 
 	stp_uw_usym_lookup(task, address,
-			   caller && address ? address - 1 : address, &u);
+			   caller && address ? address - 1 : address,
+			   STP_UW_USYM_NAME, &u);
 	if (_stp_is_compat_task2(task))
 		address &= 0xffffffffUL;
 	pre = (flags & _STP_SYM_PRE_SPACE) ? " " : "";
@@ -604,7 +618,7 @@ static void stp_uw_ubuildid(char *buf, size_t len, unsigned long addr)
 	buf[0] = '\0';
 	if (!current->mm)
 		return;
-	stp_uw_usym_lookup(current, addr, addr, &u);
+	stp_uw_usym_lookup(current, addr, addr, STP_UW_USYM_BUILDID, &u);
 	for (i = 0; i < u.build_id_len && 2 * i + 2 < len; i++)
 		snprintf(buf + 2 * i, 3, "%02x", u.build_id[i]);
 }
@@ -616,7 +630,7 @@ static long long stp_uw_umodoffset(unsigned long addr)
 
 	if (!current->mm)
 		return -1;
-	stp_uw_usym_lookup(current, addr, addr, &u);
+	stp_uw_usym_lookup(current, addr, addr, STP_UW_USYM_FOFF, &u);
 	return u.path && u.have_foff ? (long long)u.foff : -1;
 }
 
