@@ -63,12 +63,16 @@
  * wrong frame) and the refusal is counted.  Per process at most
  * STP_UW_VMA_MAX_MAPS executable file mappings (default 1024; more are
  * dropped, highest addresses first).  Besides the budget: the static
- * hash heads (STP_UW_VMA_HASH_BITS, 8 KiB) and, transiently during one
- * rescan, a PATH_MAX buffer and STP_UW_VMA_MAX_MAPS * 40 bytes.
- * Typical use: about 150 bytes per process plus one object record
- * (about 100 bytes + path) per distinct file: 1,000 processes of a few
- * objects each stay well under 1 MiB (see testsuite/kernel.ustack/nod.exp,
- * which measures it).  stp_uw_vma_stats() reports the counters.
+ * hash heads (two tables of 2^STP_UW_VMA_HASH_BITS, 8 KiB each) and,
+ * transiently during one
+ * rescan, a PATH_MAX buffer and STP_UW_VMA_MAX_MAPS * 64 bytes.
+ * Typical use: a process record (56 bytes) and a snapshot (40 bytes + 40
+ * per executable mapping), plus one object record (about 150 bytes +
+ * path) per distinct file, shared: measured with 1,000 processes of the
+ * same program running (exe, libc, ld.so), 218,162 bytes in all, about
+ * 220 bytes per process (testsuite/kernel.ustack/nod.exp).
+ * stp_uw_vma_get_stats() (uw_vma_stats() in tapset/uw_vma.stp) reports
+ * the counters.
  */
 #ifndef STP_UW_VMA_MAP_C
 #define STP_UW_VMA_MAP_C
