@@ -539,6 +539,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	unsetenv("DEBUGINFOD_URLS");
+	/* Ours runs as the kernel runtime runs it: no trace callback. */
+	uw_ours_set_trace(false);
 	elf_cache = uw_elf_cache_new();
 	for (; i < argc; i++)
 		load(argv[i]);

@@ -163,8 +163,8 @@ UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
 	sc = uw_arch_sigcontext(c, sp);
 	if (sc == 0)
 		return 0;
-	if (c->ops->trace)
-		c->ops->trace(c->host, UW_TR_SIGFRAME, c->pc, sc);
+	if (c->trace)
+		c->trace(c->host, UW_TR_SIGFRAME, c->pc, sc);
 	if (ad->arch == UW_ARCH_X86_64) {
 		slots = uw_arch_sc_x86_64;
 		nslots = sizeof(uw_arch_sc_x86_64) / sizeof(slots[0]);

@@ -402,8 +402,8 @@ UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc)
 		return -1;
 	if (rc != 1)
 		return uw_fail(c, UW_STOP_NO_UNWIND_DATA, pc);
-	if (c->ops->trace)
-		c->ops->trace(c->host, UW_TR_FDE, c->ws.fde.pc_begin,
+	if (c->trace)
+		c->trace(c->host, UW_TR_FDE, c->ws.fde.pc_begin,
 			      c->ws.fde.pc_end);
 	return 0;
 }

@@ -60,13 +60,17 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 	c->ad = ad;
 	c->ops = ops;
 	c->host = host;
+	c->trace = ops ? ops->trace : NULL;
 	c->ws.sec = NULL;
 	c->ws.cache_len = 0;
 	c->ws.tables = (struct uw_tables){ .module = NULL };
+	c->ws.tables_for_pc = 0;
+	c->ws.tables_reusable = 0;
 	c->pc = 0;
 	c->regs.defined = 0;
 	if (!ad || !ops || !ops->read_mem || !ops->find_tables || !initial) {
 		c->ops = NULL;
+		c->trace = NULL;
 		return uw_fail(c, UW_STOP_BAD_ARGUMENT, 0);
 	}
 	for (i = 0; i < UW_NREGS; i++)
@@ -108,8 +112,8 @@ UW_API int uw_get_reg(const struct uw_cursor *c, unsigned regno, uint64_t *val)
 static void uw_step_trace(struct uw_cursor *c, enum uw_trace_event ev,
 			  uint64_t a, uint64_t b)
 {
-	if (c->ops && c->ops->trace)
-		c->ops->trace(c->host, ev, a, b);
+	if (__builtin_expect(c->trace != NULL, 0))
+		c->trace(c->host, ev, a, b);
 }
 
 /* A register's value could not be recovered (unreadable save slot, needed
@@ -243,19 +247,26 @@ static void uw_step_cache_key(const struct uw_tables *t, uint64_t pc,
 	}
 }
 
-static int uw_step_cache_key_eq(const struct uw_cache_key *a,
-				const struct uw_cache_key *b)
+/* Does the entry's key name these tables at this pc?  Every cached step
+ * compares all thirteen words, so it is one OR of differences rather than
+ * a branch per word. */
+static int uw_step_cache_key_is(const struct uw_cache_key *k,
+				const struct uw_tables *t, uint64_t pc)
 {
-	int i, j;
+	uint64_t d;
 
-	if (a->pc != b->pc || a->bias != b->bias ||
-	    a->text_base != b->text_base || a->data_base != b->data_base)
-		return 0;
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			if (a->sec[i][j] != b->sec[i][j])
-				return 0;
-	return 1;
+	d = (k->pc ^ pc) | (k->bias ^ t->bias) |
+	    (k->text_base ^ t->text_base) | (k->data_base ^ t->data_base);
+	d |= (k->sec[0][0] ^ (uint64_t)(uintptr_t)t->eh_frame_hdr.data) |
+	     (k->sec[0][1] ^ t->eh_frame_hdr.addr) |
+	     (k->sec[0][2] ^ t->eh_frame_hdr.size);
+	d |= (k->sec[1][0] ^ (uint64_t)(uintptr_t)t->eh_frame.data) |
+	     (k->sec[1][1] ^ t->eh_frame.addr) |
+	     (k->sec[1][2] ^ t->eh_frame.size);
+	d |= (k->sec[2][0] ^ (uint64_t)(uintptr_t)t->debug_frame.data) |
+	     (k->sec[2][1] ^ t->debug_frame.addr) |
+	     (k->sec[2][2] ^ t->debug_frame.size);
+	return d == 0;
 }
 
 static struct uw_cache_entry *uw_step_cache_slot(struct uw_cache *cache,
@@ -561,23 +572,29 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	unsigned reg, ra;
 
 	c->work++;
-	if (c->ops->find_tables(c->host, lookup, &c->ws.tables) < 0) {
+	c->ws.tables_for_pc = 1;
+	if (c->ws.tables_reusable &&
+	    lookup - c->ws.tables.pc_lo < c->ws.tables.pc_hi - c->ws.tables.pc_lo) {
+		/* The last frame's tables cover this pc too. */
+	} else if (c->ops->find_tables(c->host, lookup, &c->ws.tables) < 0) {
 		/* Keep only why it failed (uw_step reports it). */
 		uint64_t unreadable = c->ws.tables.unreadable;
 		const char *module = unreadable ? c->ws.tables.module : NULL;
 
 		c->ws.tables = (struct uw_tables){ .module = module,
 						   .unreadable = unreadable };
+		c->ws.tables_reusable = 0;
 		return 0;
+	} else {
+		c->ws.tables.unreadable = 0;
+		c->ws.tables_reusable = c->ws.tables.pc_hi > c->ws.tables.pc_lo;
 	}
-	c->ws.tables.unreadable = 0;
 	uw_step_trace(c, UW_TR_TABLES, c->ws.tables.bias, lookup);
 	link_pc = (lookup - c->ws.tables.bias) & ad->addr_mask;
 	if (c->cache && c->cache->entries) {
-		uw_step_cache_key(&c->ws.tables, lookup, &key);
 		slot = uw_step_cache_slot(c->cache, lookup);
 		if (slot->valid && slot->arch == (uint8_t)c->arch &&
-		    uw_step_cache_key_eq(&slot->key, &key)) {
+		    uw_step_cache_key_is(&slot->key, &c->ws.tables, lookup)) {
 			c->cache->hits++;
 			uw_step_trace(c, UW_TR_FDE, slot->fde_begin,
 				      slot->fde_end);
@@ -593,8 +610,10 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	}
 	if (uw_row_compute(c, link_pc) < 0)
 		return -1;
-	if (slot)
+	if (slot) {
+		uw_step_cache_key(&c->ws.tables, lookup, &key);
 		uw_step_cache_store(c, slot, &key);
+	}
 
 	switch (row->cfa_kind) {
 	case UW_CFA_REG_OFFSET:
@@ -666,7 +685,7 @@ static int uw_step_fp(struct uw_cursor *c, struct uw_regs *next, uint64_t *cfa)
 static int uw_step_stopped(struct uw_cursor *c)
 {
 	c->stop.pc = c->pc;
-	c->stop.module = c->ws.tables.module;
+	c->stop.module = c->ws.tables_for_pc ? c->ws.tables.module : NULL;
 	uw_step_trace(c, UW_TR_STOP, c->stop.reason, c->pc);
 	return 0;
 }
@@ -684,7 +703,9 @@ UW_API int uw_step(struct uw_cursor *c)
 	c->work = 0;
 	c->ws.sec = NULL;
 	c->ws.cache_len = 0;
-	c->ws.tables = (struct uw_tables){ .module = NULL };
+	/* c->ws.tables still holds the last frame's tables (find_tables sets
+	 * every field when it succeeds): reused if they cover this pc. */
+	c->ws.tables_for_pc = 0;
 	uw_step_trace(c, UW_TR_STEP, c->pc, c->depth);
 	if (c->depth >= c->max_depth) {
 		uw_fail(c, UW_STOP_DEPTH_LIMIT, c->depth);
@@ -712,7 +733,7 @@ UW_API int uw_step(struct uw_cursor *c)
 		how = UW_HOW_FRAME_POINTER;
 		signal = 0;
 	}
-	if (rc == 0 && c->ws.tables.unreadable)
+	if (rc == 0 && c->ws.tables_for_pc && c->ws.tables.unreadable)
 		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->ws.tables.unreadable);
 	else if (rc == 0)
 		uw_fail(c, UW_STOP_NO_UNWIND_DATA, lookup);

@@ -87,6 +87,12 @@ struct uw_tables {
 	 * UW_STOP_NO_UNWIND_DATA, unless a fallback unwinds the frame.
 	 * 0 = not that kind of failure.  Ignored when find_tables succeeds. */
 	uint64_t unreadable;
+	/* Optional: the runtime pcs [pc_lo, pc_hi) that these same tables
+	 * cover (e.g. the module's mapped text).  While the next frames' pcs
+	 * lie there, uw_step reuses the tables without calling find_tables
+	 * again, for the rest of the unwind.  pc_lo = pc_hi = 0: ask for
+	 * every frame. */
+	uint64_t pc_lo, pc_hi;
 };
 
 /* ------------------------------------------------------------------ */
@@ -110,7 +116,8 @@ struct uw_host_ops {
 	 * 0 = ok, < 0 = unreadable (buf contents then undefined).  Must not
 	 * fault; may sleep if the caller's context allows it. */
 	int (*read_mem)(void *host, uint64_t addr, void *buf, uint32_t len);
-	/* Describe the module covering runtime address pc.  0 = ok,
+	/* Describe the module covering runtime address pc.  0 = ok, and
+	 * every field of *out is set (zero what is not known);
 	 * < 0 = no module / no tables.  Sections with data == NULL must stay
 	 * readable through read_mem for the duration of uw_step. */
 	int (*find_tables)(void *host, uint64_t pc, struct uw_tables *out);
@@ -369,8 +376,16 @@ struct uw_cursor {
 	const struct uw_arch_desc *ad;
 	const struct uw_host_ops *ops;
 	void *host;
+	/* ops->trace, or NULL: tested at every traced event, so one load */
+	void (*trace)(void *host, enum uw_trace_event ev, uint64_t a, uint64_t b);
 	struct {
 		struct uw_tables tables;
+		uint8_t tables_for_pc;		/* tables (or module and
+						 * unreadable of a failed
+						 * lookup) describe this
+						 * step's pc */
+		uint8_t tables_reusable;	/* a successful lookup with a
+						 * pc range: see pc_lo */
 		const struct uw_section *sec;	/* section of cie/fde */
 		struct uw_cie cie;
 		struct uw_fde fde;

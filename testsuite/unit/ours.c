@@ -226,6 +226,7 @@ struct uw_space *uw_space_new(struct uw_elf_cache *cache, const struct uw_snapsh
 			.eh_frame_hdr = im->eh_frame_hdr, .eh_frame = im->eh_frame,
 			.debug_frame = im->debug_frame, .bias = bias,
 			.data_base = im->data_base, .module = m->path,
+			.pc_lo = m->start, .pc_hi = m->end,
 		};
 		mod->has_tables = im->eh_frame.size || im->eh_frame_hdr.size || im->debug_frame.size;
 		sp->nmodules++;
@@ -365,13 +366,30 @@ static const struct uw_host_ops host_ops = {
 	.trace = host_trace,
 };
 
+/* Without the trace callback (as the kernel runtime runs): the frames'
+   no_cfi_to_caller is then not known (false). */
+static const struct uw_host_ops host_ops_untraced = {
+	.read_mem = host_read_mem,
+	.find_tables = host_find_tables,
+};
+
+static bool trace_on = true;
 static bool row_cache_on = true;
+/* 4096 rows of 256 bytes: the rows of every snapshot the benchmark
+   replays (several processes, thousands of distinct pcs) fit, as all of
+   libdw's parsed CFI stays in its per-Dwfl caches. */
+#define ROW_CACHE_ENTRIES 4096
 static __thread struct uw_cache row_cache;
-static __thread struct uw_cache_entry row_cache_entries[1024];
+static __thread struct uw_cache_entry row_cache_entries[ROW_CACHE_ENTRIES];
 
 void uw_ours_set_row_cache(bool on)
 {
 	row_cache_on = on;
+}
+
+void uw_ours_set_trace(bool on)
+{
+	trace_on = on;
 }
 
 void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses)
@@ -391,7 +409,7 @@ int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_
 	uw_regs_from_pt_regs(&regs, arch, (const uw_pt_regs *)&s->regs,
 			     arch == UW_ARCH_X86_64 ? UW_X86_64_ALL : UW_I386_ALL);
 	memset(res, 0, sizeof *res);
-	if (uw_init(&cursor, arch, &host_ops, &h, &regs) != 0) {
+	if (uw_init(&cursor, arch, trace_on ? &host_ops : &host_ops_untraced, &h, &regs) != 0) {
 		res->stop_reason = uw_stop_reason_name(cursor.stop.reason);
 		return 0;
 	}
@@ -399,7 +417,7 @@ int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_
 		cursor.policy |= UW_POLICY_FP_FALLBACK;
 	if (row_cache_on) {
 		if (!row_cache.entries)
-			uw_cache_init(&row_cache, row_cache_entries, 1024);
+			uw_cache_init(&row_cache, row_cache_entries, ROW_CACHE_ENTRIES);
 		cursor.cache = &row_cache;
 	}
 	int n = 0;

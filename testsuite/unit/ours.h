@@ -34,6 +34,9 @@ struct uw_ours_result {
    tables it reports are ELF images in the uw_elf_cache, which stay valid,
    so the cache never needs clearing here.  Off: every step parses.  */
 void uw_ours_set_row_cache(bool on);
+/* Pass the host's trace callback to the core (default): frames then know
+   whether CFI covered the step to their caller. */
+void uw_ours_set_trace(bool on);
 void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses);
 
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
