@@ -74,6 +74,7 @@ ours_right=$(sum ours_right $logs)
 oracle_right=$(sum oracle_right $logs)
 both_wrong=$(sum both_wrong $logs)
 unresolved=$(sum unresolved $logs)
+oracle_invalid=$(sum oracle_invalid $logs)
 checks=$(cat $logs | sed -n 's/.*shadow-stack checks=\([0-9]*\).*/\1/p' | awk '{s+=$1} END {print s+0}')
 t_wrong=$(cat $logs | sed -n 's/.*shadow-stack .* ours_wrong=\([0-9]*\) .*/\1/p' | awk '{s+=$1} END {print s+0}')
 t_nocfi=$(cat $logs | sed -n 's/.*shadow-stack .* ours_wrong_nocfi=\([0-9]*\) .*/\1/p' | awk '{s+=$1} END {print s+0}')
@@ -88,12 +89,13 @@ echo "  => same as libdwfl or settled in our favour: $((agree + ours_right)) ($(
 echo "  differ, libdwfl right:           $oracle_right"
 echo "  differ, both wrong:              $both_wrong"
 echo "  differ, unresolved:              $unresolved"
+echo "  differ, libdwfl's frame not an address of the ABI (neither settled): $oracle_invalid"
 echo "shadow stack checks (step mode):   $checks; ours wrong: $t_wrong, + $t_nocfi in code without CFI (frame-pointer fallback)"
 # Our frames are right unless the truth (shadow stack) says otherwise, gdb
 # sided with libdwfl, or nobody could tell; the shadow-stack failures
 # include stops where libdwfl made the same mistake (counted as identical).
-wrong_or_unknown=$((t_wrong + t_nocfi + oracle_right + unresolved))
-echo "our frames right (all evidence):   $((stops - wrong_or_unknown)) of $stops ($(pct $((stops - wrong_or_unknown)) "$stops")); wrong $((t_wrong + t_nocfi + oracle_right)), unknown $unresolved"
+wrong_or_unknown=$((t_wrong + t_nocfi + oracle_right + unresolved + oracle_invalid))
+echo "our frames right (all evidence):   $((stops - wrong_or_unknown)) of $stops ($(pct $((stops - wrong_or_unknown)) "$stops")); wrong $((t_wrong + t_nocfi + oracle_right)), unknown $((unresolved + oracle_invalid))"
 [ "$harness_errors" -eq 0 ] || echo "tracer runs without a summary (harness errors): $harness_errors"
 echo
 echo "kinds of disagreement (stops; gdb verdict), over all runs:"

@@ -94,6 +94,10 @@ struct stats {
 	long stops, agree, differ, oracle_errors, ours_unclean;
 	/* Disagreeing stops by the third view's verdict on their kind.  */
 	long differ_ours_right, differ_oracle_right, differ_unresolved;
+	/* Disagreements where the oracle's frame is an address no process of
+	   the ABI can have: the oracle is wrong there, but that alone does
+	   not show ours right; reported, not failed.  */
+	long differ_oracle_invalid;
 	long gdb_runs;
 	/* Step mode: checks against the shadow stack.  */
 	long truth_checked, truth_ours_wrong, truth_ours_wrong_nocfi, truth_oracle_wrong;
@@ -339,6 +343,15 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 	if (t->save_diffs)
 		uw_snapshot_write(t->save_diffs, s);
 	int at = uw_frames_first_difference(s->frames, s->nframes, ours, n);
+	/* libdwfl's i386 unwinding through the vdso can return a pc above
+	   4 GiB (seen: 0x1f7d6b20c where the caller is at 0xf7d6b20c), which
+	   gdb then cannot settle either.  */
+	if (s->arch == 32 && at < s->nframes && s->frames[at].pc > 0xffffffffu) {
+		t->st.differ_oracle_invalid++;
+		printf("DIFFKEY %s arch=32 frame=%d oracle-invalid pc=%#" PRIx64 " (not a 32-bit address)\n",
+		       s->label, at, s->frames[at].pc);
+		return;
+	}
 	char sym0[256] = "?", symd[256] = "?";
 	if (t->oracle) {
 		uw_oracle_describe(t->oracle, uw_snapshot_pc(s), true, sym0, sizeof sym0);
@@ -901,7 +914,7 @@ int main(int argc, char **argv)
 	t.st.differ_ours_right += t.st.truth_settled_ours;
 	t.st.differ_oracle_right += t.st.truth_settled_oracle;
 	t.st.differ_unresolved += t.st.differ - t.st.differ_ours_right - t.st.differ_oracle_right -
-				  t.st.differ_both_wrong -
+				  t.st.differ_both_wrong - t.st.differ_oracle_invalid -
 				  t.st.differ_unresolved; /* stops beyond MAX_DIFF_KINDS */
 	for (int i = 0; i < t.nkinds; i++)
 		printf("DIFFKIND %s: %ld stops; gdb: %s (%s)\n", t.kinds[i].key, t.kinds[i].seen,
@@ -909,10 +922,10 @@ int main(int argc, char **argv)
 		       t.kinds[i].evidence[0] ? t.kinds[i].evidence : "not asked");
 
 	printf("uw-trace: %s stops=%ld agree=%ld differ=%ld oracle_errors=%ld ours_unclean=%ld"
-	       " ours_right=%ld oracle_right=%ld both_wrong=%ld unresolved=%ld\n",
+	       " ours_right=%ld oracle_right=%ld both_wrong=%ld unresolved=%ld oracle_invalid=%ld\n",
 	       t.opt.label, t.st.stops, t.st.agree, t.st.differ, t.st.oracle_errors,
 	       t.st.ours_unclean, t.st.differ_ours_right, t.st.differ_oracle_right,
-	       t.st.differ_both_wrong, t.st.differ_unresolved);
+	       t.st.differ_both_wrong, t.st.differ_unresolved, t.st.differ_oracle_invalid);
 	if (t.st.truth_checked)
 		printf("uw-trace: %s shadow-stack checks=%ld ours_wrong=%ld ours_wrong_nocfi=%ld"
 		       " oracle_wrong=%ld (disagreements settled: ours=%ld oracle=%ld)\n",
