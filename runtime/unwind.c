@@ -143,6 +143,8 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 		out->eh_frame_hdr.size = host->vdso.hdr_size;
 		out->bias = host->vdso.bias;
 		out->module = "[vdso]";
+		out->pc_lo = host->vdso.start;	/* the core reuses these tables */
+		out->pc_hi = host->vdso.end;	/* while pcs stay in the vdso */
 		return 0;
 	}
 
@@ -170,6 +172,8 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 			if (st == UW_ELFMEM_OK) {
 				*out = info.tables;
 				out->module = vm.path;
+				out->pc_lo = vm.start;
+				out->pc_hi = vm.end;
 				host->vm_start = vm.start;
 				host->vm_end = vm.end;
 				host->vm_tables = *out;
@@ -220,6 +224,8 @@ have_module:
 	}
 	out->bias = host->mod_bias;
 	out->module = m->path;
+	out->pc_lo = host->mod_start;
+	out->pc_hi = host->mod_end;
 	return 0;
 }
 
