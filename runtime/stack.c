@@ -253,12 +253,15 @@ static void _stp_stack_user_print(struct context *c, int sym_flags)
  * copy it out, and drop it. */
 
 static void _stp_uw_sprint(char *str, int size, struct context *c,
-			   int sym_flags, int user)
+			   int sym_flags,
+			   void (*print)(struct context *c, int sym_flags))
 {
 	struct _stp_log *log;
 	unsigned long flags;
 	int bytes;
 
+	if (size <= 0)
+		return;
 	if (!_stp_print_trylock_irqsave(&flags)) {
 		*str = '\0';
 		return;
@@ -266,10 +269,7 @@ static void _stp_uw_sprint(char *str, int size, struct context *c,
 	log = per_cpu_ptr(_stp_log_pcpu, raw_smp_processor_id());
 	__stp_print_flush(log);
 	log->no_flush = true;
-	if (user)
-		_stp_stack_user_print(c, sym_flags);
-	else
-		_stp_stack_kernel_print(c, sym_flags);
+	print(c, sym_flags);
 	bytes = min_t(int, size - 1, log->len);
 	memcpy(str, log->buf, bytes);
 	str[bytes] = '\0';
@@ -282,7 +282,7 @@ static void _stp_uw_sprint(char *str, int size, struct context *c,
 static void _stp_stack_kernel_sprint(char *str, int size, struct context *c,
 				     int sym_flags)
 {
-	_stp_uw_sprint(str, size, c, sym_flags, 0);
+	_stp_uw_sprint(str, size, c, sym_flags, _stp_stack_kernel_print);
 }
 
 /* ubacktrace() (_STP_SYM_NONE): "0x<hex> " per frame, what
@@ -328,7 +328,7 @@ static void _stp_stack_user_sprint(char *str, int size, struct context *c,
 {
 	if (sym_flags == _STP_SYM_NONE && _stp_uw_sprint_hex(str, size, c))
 		return;
-	_stp_uw_sprint(str, size, c, sym_flags, 1);
+	_stp_uw_sprint(str, size, c, sym_flags, _stp_stack_user_print);
 }
 
 #include "stap-unwind/ustop.h"

@@ -202,32 +202,11 @@ static void _stp_stack_kernel_user_print(struct context *c, int sym_flags)
 	_stp_stack_user_print(c, sym_flags);
 }
 
-/* Into a string: print into this CPU's flushed print buffer, copy, drop
- * (the way the overlay's stack.c makes its sprint variants). */
+/* Into a string: stack.c's print-into-string helper. */
 static void _stp_stack_kernel_user_sprint(char *str, int size,
 					  struct context *c, int sym_flags)
 {
-	struct _stp_log *log;
-	unsigned long flags;
-	int bytes;
-
-	if (size <= 0)
-		return;
-	if (!_stp_print_trylock_irqsave(&flags)) {
-		*str = '\0';
-		return;
-	}
-	log = per_cpu_ptr(_stp_log_pcpu, raw_smp_processor_id());
-	__stp_print_flush(log);
-	log->no_flush = true;
-	_stp_stack_kernel_user_print(c, sym_flags);
-	bytes = min_t(int, size - 1, log->len);
-	memcpy(str, log->buf, bytes);
-	str[bytes] = '\0';
-	log->no_flush = false;
-	log->is_full = false;
-	log->len = 0;
-	_stp_print_unlock_irqrestore(&flags);
+	_stp_uw_sprint(str, size, c, sym_flags, _stp_stack_kernel_user_print);
 }
 
 #endif /* STP_UW_USTOP_H */
