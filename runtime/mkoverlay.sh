@@ -7,7 +7,9 @@
 #     unwind.c          -> runtime/unwind.c
 #     stack.c           -> runtime/stack.c
 #     vma.c             -> runtime/vma.c (wraps the stock vma.c, linked as
-#                          stap-unwind-stock/vma.c)
+#                          stap-unwind-stock/vma/vma.c)
+#     sym.c             -> runtime/sym.c (wraps the stock sym.c, linked as
+#                          stap-unwind-stock/sym/sym.c)
 #     unwind/unwind.h   -> runtime/unwind/unwind.h
 #     unwind/x86_64.h   -> runtime/unwind/stap_x86_64.h
 #     unwind/i386.h     -> runtime/unwind/stap_i386.h
@@ -35,7 +37,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ -f "$stock/runtime.h" ] && [ -f "$stock/stack.c" ] && [ -f "$stock/unwind/unwind.h" ] ||
 	{ echo "$0: $stock is not a SystemTap runtime (no runtime.h, stack.c, unwind/unwind.h)" >&2; exit 1; }
-for f in unwind.c stack.c vma.c unwind/unwind.h unwind/stap_x86_64.h unwind/stap_i386.h \
+for f in unwind.c stack.c vma.c sym.c unwind/unwind.h unwind/stap_x86_64.h unwind/stap_i386.h \
 	 unwind/entry_x86.h unwind/unwind_all.c unwind/unwind_core.h; do
 	[ -f "$here/$f" ] || { echo "$0: missing our source $here/$f" >&2; exit 1; }
 done
@@ -64,8 +66,14 @@ ours() { # ours SRC (relative to runtime/) DEST (relative to the overlay)
 ours unwind.c unwind.c
 ours stack.c stack.c
 ours vma.c vma.c
-mkdir -p "$outabs/stap-unwind-stock"
-ln -s "$stock_seen/vma.c" "$outabs/stap-unwind-stock/vma.c"
+ours sym.c sym.c
+# Stock files that ours wrap, each alone in a directory: a quoted
+# #include is looked up first next to the including file, so stock sym.c's
+# #include "vma.c" must not find stock vma.c beside it, but ours.
+for f in vma.c sym.c; do
+	mkdir -p "$outabs/stap-unwind-stock/${f%.c}"
+	ln -s "$stock_seen/$f" "$outabs/stap-unwind-stock/${f%.c}/$f"
+done
 ours unwind/unwind.h unwind/unwind.h
 ours unwind/stap_x86_64.h unwind/x86_64.h
 ours unwind/stap_i386.h unwind/i386.h

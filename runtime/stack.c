@@ -21,10 +21,8 @@
 #ifndef _STACK_C_
 #define _STACK_C_
 
+/* The overlay's sym.c: user addresses are named by stap-unwind/usym.c. */
 #include "sym.c"
-/* Honest user symbols: from here on _stp_snprint_addr and _stp_print_addr
- * name user addresses through stap-unwind/usym.c. */
-#include "stap-unwind/usym.c"
 #include "regs.h"
 
 #include <linux/stacktrace.h>

@@ -1,7 +1,7 @@
 /* stap-unwind: the runtime's vma.c, extended with VMA tracking for every
  * process (stap-unwind/vma_map.c).
  *
- * SystemTap's own vma.c (linked by the overlay as stap-unwind-stock/vma.c)
+ * SystemTap's own vma.c (linked by the overlay as stap-unwind-stock/vma/vma.c)
  * keeps working unchanged: it records the mappings of the modules named
  * with -d/--ldd for _stp_umod_lookup() and the symbol code.  This file
  * includes it with its init and exit functions renamed, and puts ours
@@ -9,18 +9,23 @@
  * _stp_vma_done() (emitted whenever a script uses user backtraces or
  * symbols) also start and stop our tracking.  _stp_vma_init() runs at
  * module init before the task finder starts, which is when a task-finder
- * target must be registered.
+ * target must be registered.  They also load and free the -d modules'
+ * symbol sizes of the honest-symbol code (stap-unwind/usym.c, included
+ * after this file by the overlay's sym.c).
  */
 #ifndef STP_UW_VMA_C
 #define STP_UW_VMA_C
 
 #define _stp_vma_init _stp_vma_init_stock
 #define _stp_vma_done _stp_vma_done_stock
-#include "stap-unwind-stock/vma.c"
+#include "stap-unwind-stock/vma/vma.c"
 #undef _stp_vma_init
 #undef _stp_vma_done
 
 #include "stap-unwind/vma_map.c"
+
+static void stp_uw_symsz_load(void);	/* stap-unwind/usym.c */
+static void stp_uw_symsz_free(void);
 
 static int _stp_vma_init(void)
 {
@@ -32,14 +37,20 @@ static int _stp_vma_init(void)
 	if (rc) {
 		_stp_error("Couldn't start stap-unwind vma tracking: %d\n", rc);
 		_stp_vma_done_stock();
+		return rc;
 	}
-	return rc;
+	stp_uw_symsz_load();
+	return 0;
 }
 
 static void _stp_vma_done(void)
 {
 	stp_uw_vma_done();
 	_stp_vma_done_stock();
+	/* Every probe is unregistered by now; handlers still running hold
+	 * preemption off, which synchronize_rcu() waits out. */
+	synchronize_rcu();
+	stp_uw_symsz_free();
 }
 
 #endif /* STP_UW_VMA_C */

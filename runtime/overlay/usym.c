@@ -21,17 +21,19 @@
  * every process, vma_map.h), else SystemTap's own vma map (processes the
  * task finder tracks: -c/-x targets and -d modules).
  *
- * How it is wired in: stack.c includes this file right after sym.c, and
- * this file then defines _stp_snprint_addr and _stp_print_addr as macros
+ * How it is wired in: the overlay's sym.c (runtime/sym.c), which every
+ * module includes, includes this file right after stock's sym.c, and this
+ * file then defines _stp_snprint_addr and _stp_print_addr as macros
  * naming its own functions, so that every later caller -- stack.c's
  * backtraces and the tapsets' embedded C (usymname, usymdata, print_usyms,
- * sprint_ubacktrace, ...), all emitted after stack.c -- goes through here.
+ * sprint_ubacktrace, ...), all emitted after sym.c -- goes through here.
  * Kernel addresses (task == NULL) are passed to SystemTap's own functions
- * unchanged.  Two more function-like macros run our module-init and
- * module-exit work around calls the generated code always makes:
- * _stp_module_check() at init (loads the -d symbol sizes) and
- * _stp_runtime_contexts_free() at exit, after every probe has finished
- * (frees them).
+ * unchanged.  The -d symbol sizes are loaded by the overlay's
+ * _stp_vma_init() (runtime/vma.c) at module init, and freed by its
+ * _stp_vma_done() at exit, after every probe is unregistered and an RCU
+ * grace period has let running handlers finish: the translator emits
+ * those two calls whenever a script uses user symbols or backtraces,
+ * the only users of the sizes.
  *
  * Printed forms (flags as in sym.h), with honest symbol / without:
  *   _STP_SYM_FULL    " 0xADDR : name+0xoff/0xsize [path]"  " 0xADDR : [path+0xfoff]"
@@ -329,7 +331,7 @@ fail:
 	return NULL;
 }
 
-/* Module init (process context). */
+/* Module init (process context), from _stp_vma_init(). */
 static void stp_uw_symsz_load(void)
 {
 	unsigned i;
@@ -351,7 +353,7 @@ static void stp_uw_symsz_load(void)
 	}
 }
 
-/* Module exit, after every probe handler has finished. */
+/* Module exit, from _stp_vma_done(): no probe handler is running. */
 static void stp_uw_symsz_free(void)
 {
 	unsigned i;
@@ -637,9 +639,5 @@ static long long stp_uw_umodoffset(unsigned long addr)
 /* Every later caller names user addresses through the functions above. */
 #define _stp_snprint_addr stp_uw_snprint_addr
 #define _stp_print_addr stp_uw_print_addr
-/* Module init and exit hooks (see the top of this file). */
-#define _stp_module_check() (stp_uw_symsz_load(), _stp_module_check())
-#define _stp_runtime_contexts_free() \
-	(stp_uw_symsz_free(), _stp_runtime_contexts_free())
 
 #endif /* STP_UW_USYM_C */
