@@ -14,6 +14,11 @@
  *   ustack recurse N  main > recurse x N > leaf > readdir > getdents64
  *   ustack spin       main > top > mid > spin_leaf, looping for ~4 s (for
  *                     timer.profile)
+ *   ustack context    main > top > mid > leaf_context > write(-1, &uw_ctx, 24):
+ *                     top first records in uw_ctx the pc, sp and fp it has
+ *                     right after a call (see capture_context), for the
+ *                     print_ubacktrace(pc, sp, fp) variants; the write
+ *                     fails (EBADF) and tells the probe where uw_ctx is
  * The chain is entered once; the program prints nothing.
  */
 #define _GNU_SOURCE
@@ -25,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <stdint.h>
 
 #define NOINLINE __attribute__((noinline, noclone))
 /* Keeps the call before it from becoming a tail call at -O2. */
@@ -73,6 +79,29 @@ NOINLINE static int leaf_direct(void)
 	return (int)r;
 }
 
+/* A register state of top's: the pc right after its call of
+ * capture_context, with the sp and fp it has there.  64-bit fields in both
+ * ABIs, so that the probe reads them the same way. */
+static struct { uint64_t pc, sp, fp; } uw_ctx;
+
+/* __builtin_frame_address(0) gives this function a frame pointer, so the
+ * word it points at is the caller's fp; the CFA is the caller's sp once
+ * this call has returned. */
+NOINLINE static void capture_context(void)
+{
+	uw_ctx.pc = (uintptr_t)__builtin_return_address(0);
+	uw_ctx.sp = (uintptr_t)__builtin_dwarf_cfa();
+	uw_ctx.fp = *(uintptr_t *)__builtin_frame_address(0);
+}
+
+NOINLINE static int leaf_context(void)
+{
+	int r = (int)write(-1, &uw_ctx, sizeof(uw_ctx));
+
+	NO_TAIL();
+	return r;
+}
+
 NOINLINE static int spin_leaf(void)
 {
 	struct timespec t0, t;
@@ -97,6 +126,8 @@ NOINLINE static int mid(int how)
 		r = leaf_direct();
 	else if (how == 2)
 		r = spin_leaf();
+	else if (how == 3)
+		r = leaf_context();
 	else
 		r = leaf();
 	NO_TAIL();
@@ -105,7 +136,11 @@ NOINLINE static int mid(int how)
 
 NOINLINE static int top(int how)
 {
-	int r = mid(how);
+	int r;
+
+	if (how == 3)
+		capture_context();
+	r = mid(how);
 
 	NO_TAIL();
 	return r + 1;
@@ -147,6 +182,8 @@ int main(int argc, char **argv)
 		sink = top(1);
 	else if (!strcmp(mode, "spin"))
 		sink = top(2);
+	else if (!strcmp(mode, "context"))
+		sink = top(3);
 	else if (!strcmp(mode, "signal"))
 		sink = sig_top();
 	else if (!strcmp(mode, "recurse"))
