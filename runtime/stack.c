@@ -38,8 +38,11 @@
 /* stack_trace_save_regs() is not exported; found at module init. */
 static __typeof__(stack_trace_save_regs) *_stp_uw_save_regs_fn;
 
+static void stp_uw_defer_exit(void);	/* stap-unwind/udefer.h */
+
 static int _stp_init_stack(void)
 {
+	stp_uw_vma_done_hook = stp_uw_defer_exit;
 	_stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
 	dbug_unwind(1, "stack_trace_save_regs at %lx\n",
 		    (unsigned long)_stp_uw_save_regs_fn);
@@ -214,7 +217,11 @@ static unsigned long _stp_stack_user_get(struct context *c, unsigned depth)
 	return pc;
 }
 
-static void _stp_stack_user_print(struct context *c, int sym_flags)
+static unsigned long _stp_uw_defer_maybe(struct context *c, int sym_flags);
+
+/* The print_ forms; defer: may queue the rest of a stack that stopped on
+ * a page not resident (stap-unwind/udefer.h). */
+static void _stp_uw_user_print(struct context *c, int sym_flags, int defer)
 {
 	struct pt_regs *regs = _stp_get_uregs(c);
 	unsigned n;
@@ -244,6 +251,25 @@ static void _stp_stack_user_print(struct context *c, int sym_flags)
 				current, c);
 	}
 	_stp_uw_stop_print_line(c, sym_flags);	/* stap-unwind/ustop.h */
+	if (defer && (sym_flags & _STP_SYM_SYMBOL)) {
+		unsigned long seq = _stp_uw_defer_maybe(c, sym_flags);
+
+		if (seq)
+			_stp_printf("%s<deferred #%lu>%s",
+				    (sym_flags & _STP_SYM_PRE_SPACE) ? " " : "",
+				    seq, (sym_flags & _STP_SYM_NEWLINE) ? "\n" : " ");
+	}
+}
+
+static void _stp_stack_user_print(struct context *c, int sym_flags)
+{
+	_stp_uw_user_print(c, sym_flags, 1);
+}
+
+/* For the sprint_ forms: a string now, no deferred printing. */
+static void _stp_uw_user_print_nodefer(struct context *c, int sym_flags)
+{
+	_stp_uw_user_print(c, sym_flags, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -326,9 +352,10 @@ static void _stp_stack_user_sprint(char *str, int size, struct context *c,
 {
 	if (sym_flags == _STP_SYM_NONE && _stp_uw_sprint_hex(str, size, c))
 		return;
-	_stp_uw_sprint(str, size, c, sym_flags, _stp_stack_user_print);
+	_stp_uw_sprint(str, size, c, sym_flags, _stp_uw_user_print_nodefer);
 }
 
 #include "stap-unwind/ustop.h"
+#include "stap-unwind/udefer.h"
 
 #endif /* _STACK_C_ */

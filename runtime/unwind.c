@@ -294,25 +294,24 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
  * probe's, task_pt_regs(current), or the script's); entry: how they were
  * obtained (entry_x86.h), or STP_UW_ENTRY_NONE.  Returns the pc of the
  * first frame, or 0 if there is no user stack. */
-static unsigned long _stp_uw_user_begin(struct stp_unwind_context *uc,
-					struct pt_regs *regs,
-					enum stp_uw_entry entry)
+/* Begin a walk of the current task's user stack from r (DWARF numbering
+ * of the task's ABI, validity included).  Returns the first pc, 0 if the
+ * walk cannot begin. */
+static unsigned long _stp_uw_user_begin_regs(struct stp_unwind_context *uc,
+					     int compat, enum stp_uw_entry entry,
+					     const struct uw_regs *r)
 {
-	struct uw_regs r;
-	enum uw_arch arch;
-	int compat = _stp_is_compat_task();
-
 	memset(&uc->host, 0, sizeof(uc->host));
 	memset(&uc->info, 0, sizeof(uc->info));
 	uc->info.entry = entry;
 	uc->info.compat = compat;
-	if (entry == STP_UW_ENTRY_NONE || !regs)
+	uc->deferred = 0;
+	if (entry == STP_UW_ENTRY_NONE || !r)
 		return 0;
 	uc->host.task = current;
 	uc->host.compat = compat;
-	arch = compat ? UW_ARCH_I386 : UW_ARCH_X86_64;
-	stp_uw_entry_regs(&r, arch, entry, regs);
-	if (uw_init(&uc->cursor, arch, &stp_uw_ops, &uc->host, &r) != 0)
+	if (uw_init(&uc->cursor, compat ? UW_ARCH_I386 : UW_ARCH_X86_64,
+		    &stp_uw_ops, &uc->host, r) != 0)
 		return 0;
 	if (!uc->rows_ready) {
 		uw_cache_init(&uc->rows, uc->row_entries, STP_UW_ROW_CACHE);
@@ -325,7 +324,21 @@ static unsigned long _stp_uw_user_begin(struct stp_unwind_context *uc,
 	return UNW_PC(&uc->info);
 }
 
-/* One more frame: its pc, or 0 when the unwind stops. */
+/* Begin a walk from the registers the task entered the kernel with
+ * (regs), sanitized for that entry path (uwcore/entry_x86.h). */
+static unsigned long _stp_uw_user_begin(struct stp_unwind_context *uc,
+					struct pt_regs *regs,
+					enum stp_uw_entry entry)
+{
+	struct uw_regs r;
+	int compat = _stp_is_compat_task();
+
+	if (entry == STP_UW_ENTRY_NONE || !regs)
+		return _stp_uw_user_begin_regs(uc, compat, STP_UW_ENTRY_NONE, NULL);
+	stp_uw_entry_regs(&r, compat ? UW_ARCH_I386 : UW_ARCH_X86_64, entry, regs);
+	return _stp_uw_user_begin_regs(uc, compat, entry, &r);
+}
+
 static unsigned long _stp_uw_user_next(struct stp_unwind_context *uc)
 {
 	unsigned long pc;

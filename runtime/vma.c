@@ -27,6 +27,12 @@
 static void stp_uw_symsz_load(void);	/* stap-unwind/usym.c */
 static void stp_uw_symsz_free(void);
 
+/* Set while tracking runs: from _stp_vma_init() to _stp_vma_done(). */
+static int stp_uw_vma_running;
+/* Work of the stack code (stap-unwind/udefer.h, when stack.c is in the
+ * module) to finish at _stp_vma_done() before anything is freed. */
+static void (*stp_uw_vma_done_hook)(void);
+
 static int _stp_vma_init(void)
 {
 	int rc = _stp_vma_init_stock();
@@ -40,11 +46,15 @@ static int _stp_vma_init(void)
 		return rc;
 	}
 	stp_uw_symsz_load();
+	stp_uw_vma_running = 1;
 	return 0;
 }
 
 static void _stp_vma_done(void)
 {
+	if (stp_uw_vma_done_hook)
+		stp_uw_vma_done_hook();
+	stp_uw_vma_running = 0;
 	stp_uw_vma_done();
 	_stp_vma_done_stock();
 	/* Every probe is unregistered by now; handlers still running hold

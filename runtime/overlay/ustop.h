@@ -199,7 +199,9 @@ static void _stp_stack_kernel_user_print(struct context *c, int sym_flags)
 	_stp_printf("%s%s%s", (sym_flags & _STP_SYM_PRE_SPACE) ? " " : "",
 		    STP_UW_KU_MARKER,
 		    (sym_flags & _STP_SYM_NEWLINE) ? "\n" : " ");
-	_stp_stack_user_print(c, sym_flags);
+	/* No deferred rest here: it would be printed without its kernel
+	 * part (stap-unwind/udefer.h). */
+	_stp_uw_user_print_nodefer(c, sym_flags);
 }
 
 /* Into a string: stack.c's print-into-string helper. */

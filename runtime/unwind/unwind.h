@@ -222,6 +222,8 @@ struct stp_unwind_context {
 	struct unwind_frame_info info;
 	struct stp_uw_host host;
 	struct uw_cursor cursor;	/* ~9.3 KiB: lives in struct context */
+	unsigned long deferred;		/* request number of this walk's
+					 * deferred rest (udefer.h), or 0 */
 	/* Kept across unwinds (see above; a context is never used by two
 	 * probes at once). */
 	int rows_ready;			/* caches initialised */
