@@ -1,0 +1,39 @@
+#!/bin/sh
+# bench/profile-cost.sh [SECONDS]: cost of ubacktrace() in a real sampler,
+# stap-unwind against stock SystemTap 5.6 in the same guest boot.
+# timer.profile samples the mix of kernel.ustack/profile.exp (our test
+# program built -m64 and -m32, sort, gzip, python3; each named with -d,
+# plus --ldd) for SECONDS (default 8) and times every user-mode sample's
+# ubacktrace() (bench/profile-cost.stp).  Unlike bench/ubacktrace.sh, which
+# times one stack over and over (row cache warm, or cleared every call),
+# this is the mixed case: many distinct pcs, caches as sampling leaves them.
+# Prints, per process kind: samples, frames per sample and cycles per
+# sample, ours and stock, and ours/stock cycles per frame (stock stops
+# early in 32-bit processes, so per-sample cost there is not comparable).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-8}
+vm=$top/vm/stapvm
+b=/src/testsuite/kernel.ustack/build
+[ -f "$top/runtime-overlay/.stap-unwind-overlay" ] || { echo "no runtime-overlay: run make" >&2; exit 1; }
+"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b >/dev/null
+ds="-d $b/mix-m64 -d $b/mix-m32 -d /usr/bin/sort -d /usr/bin/gzip -d /usr/bin/python3 --ldd"
+for mode in stap stock; do
+	# shellcheck disable=SC2086
+	"$vm" "$mode" -DMAXACTION=100000 -DSTP_NO_OVERLOAD ${BENCH_STAP_OPTS:-} $ds bench/profile-cost.stp \
+		-c "sh /src/testsuite/kernel.ustack/scripts/run-mix.sh /tmp/profile-cost $secs" 2>/dev/null |
+		sed -n "s/^kind \([^ ]*\) calls \([0-9]*\) frames \([0-9]*\) cycles \([0-9]*\)$/$mode \1 \2 \3 \4/p"
+done | awk '
+{ m = $1; k = $2; calls[m, k] = $3; fr[m, k] = $4; cy[m, k] = $5; kinds[k] = 1 }
+END {
+	printf "%-8s %14s %14s %16s %16s %9s %9s\n", "kind", "samples o/s", "frames/smp o/s", "cycles/smp ours", "cycles/smp stock", "ratio/smp", "ratio/frm"
+	for (k in kinds) {
+		if (!calls["stap", k] || !calls["stock", k]) continue
+		fo = fr["stap", k] / calls["stap", k]; fs = fr["stock", k] / calls["stock", k]
+		co = cy["stap", k] / calls["stap", k]; cs = cy["stock", k] / calls["stock", k]
+		printf "%-8s %6d/%-7d %6.1f/%-7.1f %16.0f %16.0f %9.2f %9.2f\n", k, calls["stap", k], calls["stock", k], fo, fs, co, cs, co / cs, (fs > 0 && fo > 0) ? (co / fo) / (cs / fs) : 0
+		to += cy["stap", k]; ts += cy["stock", k]; no += calls["stap", k]; ns += calls["stock", k]
+	}
+	if (no && ns) printf "all      cycles per sample: ours %.0f stock %.0f ratio %.2f\n", to / no, ts / ns, (to / no) / (ts / ns)
+	print "ratio/smp: ours/stock cycles per sample; ratio/frm: per frame unwound; target <= 0.33"
+}'
