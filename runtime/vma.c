@@ -9,9 +9,9 @@
  * _stp_vma_done() (emitted whenever a script uses user backtraces or
  * symbols) also start and stop our tracking.  _stp_vma_init() runs at
  * module init before the task finder starts, which is when a task-finder
- * target must be registered.  They also load and free the -d modules'
- * symbol sizes of the honest-symbol code (stap-unwind/usym.c, included
- * after this file by the overlay's sym.c).
+ * target must be registered.  They also set up and free what the
+ * honest-symbol code keeps (stap-unwind/usym.c, included after this file
+ * by the overlay's sym.c): the -d modules' symbol sizes, its name cache.
  */
 #ifndef STP_UW_VMA_C
 #define STP_UW_VMA_C
@@ -24,8 +24,8 @@
 
 #include "stap-unwind/vma_map.c"
 
-static void stp_uw_symsz_load(void);	/* stap-unwind/usym.c */
-static void stp_uw_symsz_free(void);
+static void stp_uw_usym_init(void);	/* stap-unwind/usym.c */
+static void stp_uw_usym_exit(void);
 
 /* Set while tracking runs: from _stp_vma_init() to _stp_vma_done(). */
 static int stp_uw_vma_running;
@@ -45,7 +45,7 @@ static int _stp_vma_init(void)
 		_stp_vma_done_stock();
 		return rc;
 	}
-	stp_uw_symsz_load();
+	stp_uw_usym_init();
 	stp_uw_vma_running = 1;
 	return 0;
 }
@@ -60,7 +60,7 @@ static void _stp_vma_done(void)
 	/* Every probe is unregistered by now; handlers still running hold
 	 * preemption off, which synchronize_rcu() waits out. */
 	synchronize_rcu();
-	stp_uw_symsz_free();
+	stp_uw_usym_exit();
 }
 
 #endif /* STP_UW_VMA_C */

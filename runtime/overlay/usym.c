@@ -28,7 +28,8 @@
  * backtraces and the tapsets' embedded C (usymname, usymdata, print_usyms,
  * sprint_ubacktrace, ...), all emitted after sym.c -- goes through here.
  * Kernel addresses (task == NULL) are passed to SystemTap's own functions
- * unchanged.  The -d symbol sizes are loaded by the overlay's
+ * unchanged.  The -d symbol sizes (and the cache of names read from
+ * .dynsym, below) are set up by the overlay's
  * _stp_vma_init() (runtime/vma.c) at module init, and freed by its
  * _stp_vma_done() at exit, after every probe is unregistered and an RCU
  * grace period has let running handlers finish: the translator emits
@@ -331,7 +332,27 @@ fail:
 	return NULL;
 }
 
-/* Module init (process context), from _stp_vma_init(). */
+static void stp_uw_symsz_load(void);
+static void stp_uw_symsz_free(void);
+
+/* Module init and exit (process context), from the overlay's
+ * _stp_vma_init() and _stp_vma_done(): the -d symbol sizes and the cache
+ * of names from .dynsym (declared below). */
+static void stp_uw_usym_cache_alloc(void);
+static void stp_uw_usym_cache_free(void);
+
+static void stp_uw_usym_init(void)
+{
+	stp_uw_symsz_load();
+	stp_uw_usym_cache_alloc();
+}
+
+static void stp_uw_usym_exit(void)
+{
+	stp_uw_usym_cache_free();
+	stp_uw_symsz_free();
+}
+
 static void stp_uw_symsz_load(void)
 {
 	unsigned i;
@@ -353,7 +374,7 @@ static void stp_uw_symsz_load(void)
 	}
 }
 
-/* Module exit, from _stp_vma_done(): no probe handler is running. */
+/* Module exit: no probe handler is running. */
 static void stp_uw_symsz_free(void)
 {
 	unsigned i;
@@ -411,6 +432,104 @@ static int stp_uw_usym_table(struct stp_uw_usym *u, struct _stp_module *m,
 	return -ENOENT;
 }
 
+/* ------------------------------------------------------------------ */
+/* Names from .dynsym in process memory: a per-CPU cache               */
+
+/* Finding the .dynsym symbol that contains an address means reading the
+ * object's ELF headers and scanning its dynamic symbols (thousands in
+ * libc) through no-fault reads: about 260 us per frame in the TCG guest.
+ * The answer depends only on the file's contents, so it is cached per CPU,
+ * keyed by the object's build-id and the address's distance from where
+ * the object's ELF header is mapped: one entry serves every process that
+ * maps the same file.  Negative answers (no symbol contains it) are kept
+ * too.  Objects without a build-id, and names longer than the entry's
+ * buffer, are not cached.  Direct-mapped, STP_UW_USYM_CACHE entries of
+ * 128 bytes per CPU (32 KiB; 0 turns it off), allocated at module init;
+ * used only in probe context, where a CPU runs one probe at a time. */
+#ifndef STP_UW_USYM_CACHE
+#define STP_UW_USYM_CACHE	256	/* a power of two */
+#endif
+#define STP_UW_USYM_CACHE_NAME	88
+
+struct stp_uw_usym_cached {
+	u64 bid;			/* hash of the build-id; 0: empty */
+	unsigned long rel;		/* lookup address - ELF header address */
+	unsigned long start_rel, size;	/* the symbol; size 0: none */
+	char name[STP_UW_USYM_CACHE_NAME];
+};
+
+static struct stp_uw_usym_cached __percpu *stp_uw_usym_cache;
+
+static u64 stp_uw_bid_hash(const unsigned char *bid, unsigned len)
+{
+	u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	unsigned i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ bid[i]) * 0x100000001b3ULL;
+	h ^= len;
+	return h ? h : 1;
+}
+
+static struct stp_uw_usym_cached *stp_uw_usym_cache_slot(u64 bid, unsigned long rel)
+{
+	u64 k = (bid ^ rel) * 0x9e3779b97f4a7c15ULL;
+
+	return this_cpu_ptr(stp_uw_usym_cache)
+		+ (unsigned)(k >> 32) % (STP_UW_USYM_CACHE > 0 ? STP_UW_USYM_CACHE : 1);
+}
+
+static void stp_uw_usym_cache_alloc(void)
+{
+	if (STP_UW_USYM_CACHE > 0 && !stp_uw_usym_cache)
+		stp_uw_usym_cache = __alloc_percpu(sizeof(struct stp_uw_usym_cached)
+						   * STP_UW_USYM_CACHE,
+						   __alignof__(struct stp_uw_usym_cached));
+}
+
+static void stp_uw_usym_cache_free(void)
+{
+	free_percpu(stp_uw_usym_cache);
+	stp_uw_usym_cache = NULL;
+}
+
+/* 1 and u->name set (or left NULL: no symbol contains it) on a hit. */
+static int stp_uw_usym_cache_get(struct stp_uw_usym *u, u64 bid,
+				 unsigned long base, unsigned long lookup)
+{
+	struct stp_uw_usym_cached *e;
+
+	if (!stp_uw_usym_cache || !bid)
+		return 0;
+	e = stp_uw_usym_cache_slot(bid, lookup - base);
+	if (e->bid != bid || e->rel != lookup - base)
+		return 0;
+	if (e->size) {
+		strscpy(u->namebuf, e->name, sizeof(u->namebuf));
+		u->name = u->namebuf;
+		u->sym_start = base + e->start_rel;
+		u->sym_size = e->size;
+	}
+	return 1;
+}
+
+static void stp_uw_usym_cache_put(const struct stp_uw_usym *u, u64 bid,
+				  unsigned long base, unsigned long lookup)
+{
+	struct stp_uw_usym_cached *e;
+
+	if (!stp_uw_usym_cache || !bid
+	    || (u->name && strlen(u->name) >= sizeof(e->name)))
+		return;
+	e = stp_uw_usym_cache_slot(bid, lookup - base);
+	e->bid = bid;
+	e->rel = lookup - base;
+	e->size = u->name ? u->sym_size : 0;
+	e->start_rel = u->name ? u->sym_start - base : 0;
+	if (u->name)
+		strscpy(e->name, u->name, sizeof(e->name));
+}
+
 /* What stp_uw_usym_lookup() must find out (the rest costs reads). */
 #define STP_UW_USYM_NAME	1	/* an honest symbol */
 #define STP_UW_USYM_FOFF	2	/* the file offset, also if named */
@@ -430,6 +549,8 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 	unsigned long offset = 0, vm_start = 0, vm_end = 0, base = 0;
 	int compat = _stp_is_compat_task2(task), have_base = 0, have_elf = 0;
 	int readable = task == current && task->mm, table_complete = 0;
+	int name_done = 0;		/* the name came from the cache */
+	u64 bid = 0;
 
 	memset(u, 0, offsetof(struct stp_uw_usym, namebuf));
 	u->namebuf[0] = '\0';
@@ -489,7 +610,12 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 
 	if (!readable || !have_base)
 		return;
-	if (((want & STP_UW_USYM_NAME) && !u->name && !table_complete)
+	if ((want & STP_UW_USYM_NAME) && !u->name && !table_complete && u->build_id_len) {
+		bid = stp_uw_bid_hash(u->build_id, u->build_id_len);
+		if (stp_uw_usym_cache_get(u, bid, base, lookup))
+			name_done = 1;
+	}
+	if (((want & STP_UW_USYM_NAME) && !u->name && !table_complete && !name_done)
 	    || (!u->have_foff && (!u->name || (want & STP_UW_USYM_FOFF)))
 	    || ((want & STP_UW_USYM_BUILDID) && !u->build_id_len))
 		have_elf = stp_uw_uelf_scan(&o, base, compat) == 0;
@@ -501,14 +627,16 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 		u->build_id_len = stp_uw_uelf_build_id(&o, compat, u->build_id,
 						       STP_UW_BUILD_ID_MAX);
 	/* The object's own .dynsym, from memory. */
-	if ((want & STP_UW_USYM_NAME) && !u->name && !table_complete) {
+	if ((want & STP_UW_USYM_NAME) && !u->name && !table_complete && !name_done) {
 		struct stp_uw_udynsym ds;
 
-		if (stp_uw_udynsym_find(&o, compat, &ds) == 0
-		    && stp_uw_udynsym_lookup(&o, compat, &ds, lookup, u->namebuf,
-					     sizeof(u->namebuf), &u->sym_start,
-					     &u->sym_size) == 0)
+		if (stp_uw_udynsym_find(&o, compat, &ds) != 0)
+			return;		/* not read: nothing to remember */
+		if (stp_uw_udynsym_lookup(&o, compat, &ds, lookup, u->namebuf,
+					  sizeof(u->namebuf), &u->sym_start,
+					  &u->sym_size) == 0)
 			u->name = u->namebuf;
+		stp_uw_usym_cache_put(u, bid, base, lookup);
 	}
 }
 
