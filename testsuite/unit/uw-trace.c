@@ -129,6 +129,10 @@ struct tracer {
 	bool incomplete; /* stepping gave up before the function returned */
 	int nkinds;
 	struct diff_kind kinds[MAX_DIFF_KINDS];
+	/* Disagreements the shadow stack settled for ours, by the same kind
+	   of key (no gdb needed): their causes, for the report.  */
+	int nsettled;
+	struct diff_kind settled[MAX_DIFF_KINDS];
 };
 
 static void die(const char *what)
@@ -233,20 +237,41 @@ static enum verdict gdb_verdict(const uint64_t *pcs, int n, const struct uw_fram
 	return with_ours > with_oracle ? OURS_RIGHT : with_oracle > with_ours ? ORACLE_RIGHT : UNDECIDED;
 }
 
-static struct diff_kind *diff_kind_of(struct tracer *t, const char *key)
+static struct diff_kind *kind_in(struct diff_kind *kinds, int *nkinds, const char *key)
 {
-	for (int i = 0; i < t->nkinds; i++)
-		if (strcmp(t->kinds[i].key, key) == 0)
-			return &t->kinds[i];
-	if (t->nkinds == MAX_DIFF_KINDS)
+	for (int i = 0; i < *nkinds; i++)
+		if (strcmp(kinds[i].key, key) == 0)
+			return &kinds[i];
+	if (*nkinds == MAX_DIFF_KINDS)
 		return NULL;
-	struct diff_kind *k = &t->kinds[t->nkinds++];
+	struct diff_kind *k = &kinds[(*nkinds)++];
 	snprintf(k->key, sizeof k->key, "%s", key);
 	k->verdict = UNDECIDED;
 	return k;
 }
 
 /* ---- one stop ---- */
+
+/* A disagreement the shadow stack settled for ours: count it under where
+   the two lists part (named from our side) or where libdwfl stopped.  */
+static void note_settled(struct tracer *t, const struct uw_snapshot *s, const struct uw_frame *ours,
+			 int n, const char *oracle_err)
+{
+	int at = uw_frames_first_difference(s->frames, s->nframes, ours, n);
+	char fn[256] = "?", key[600];
+	if (t->oracle && at < n)
+		uw_oracle_describe(t->oracle, ours[at].pc, ours[at].activation, fn, sizeof fn);
+	strtok(fn, "+");
+	if (at == s->nframes && n > s->nframes)
+		snprintf(key, sizeof key, "arch=%d oracle-ends-before=%s%s", s->arch, fn,
+			 oracle_err ? " (libdwfl: error)" : "");
+	else
+		snprintf(key, sizeof key, "arch=%d part-at=%s %s", s->arch, fn,
+			 n > s->nframes ? "ours-longer" : n < s->nframes ? "oracle-longer" : "same-length");
+	struct diff_kind *k = kind_in(t->settled, &t->nsettled, key);
+	if (k)
+		k->seen++;
+}
 
 /* Does FR start with the pcs of TRUTH?  */
 static int truth_prefix(const struct uw_frame *fr, int n, const struct uw_frame *truth,
@@ -334,8 +359,10 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 		return;
 	}
 	if (ours_true != oracle_true) {
-		if (ours_true)
+		if (ours_true) {
 			t->st.truth_settled_ours++;
+			note_settled(t, s, ours, n, oracle_err);
+		}
 		else
 			t->st.truth_settled_oracle++;
 		return;
@@ -384,7 +411,7 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 		snprintf(kind_key, sizeof kind_key, "arch=%d in=%s part-at=%s %s", s->arch, fn0, fnd,
 			 n > s->nframes ? "ours-longer" :
 			 n < s->nframes ? "oracle-longer" : "same-length");
-	struct diff_kind *kind = diff_kind_of(t, kind_key);
+	struct diff_kind *kind = kind_in(t->kinds, &t->nkinds, kind_key);
 	if (kind)
 		kind->seen++;
 	/* gdb looks at the 1st, 50th and 500th stop of each kind; the kind's
@@ -920,6 +947,10 @@ int main(int argc, char **argv)
 		printf("DIFFKIND %s: %ld stops; gdb: %s (%s)\n", t.kinds[i].key, t.kinds[i].seen,
 		       verdict_names[t.kinds[i].verdict],
 		       t.kinds[i].evidence[0] ? t.kinds[i].evidence : "not asked");
+
+	for (int i = 0; i < t.nsettled; i++)
+		printf("SETTLEDKIND %s: %ld stops; shadow stack: ours\n", t.settled[i].key,
+		       t.settled[i].seen);
 
 	printf("uw-trace: %s stops=%ld agree=%ld differ=%ld oracle_errors=%ld ours_unclean=%ld"
 	       " ours_right=%ld oracle_right=%ld both_wrong=%ld unresolved=%ld oracle_invalid=%ld\n",
