@@ -124,6 +124,25 @@ static int stp_uw_maybe_vdso(unsigned long pc)
 	return !img || (pc >= base && pc - base < img->size);
 }
 
+/* The identity of the CFI of an object read from process memory, for the
+ * row cache (uw_tables.ident): its build-id, where it is mapped and the
+ * address space, so that rows are reused only for the same file at the
+ * same place in the same process (no row computed from one process's
+ * pages serves another).  0 (not cached) without a build-id. */
+static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
+{
+	u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a over the build-id */
+	unsigned i;
+
+	if (!vm->build_id_len || !current->mm)
+		return 0;
+	for (i = 0; i < vm->build_id_len && i < sizeof(vm->build_id); i++)
+		h = (h ^ vm->build_id[i]) * 0x100000001b3ULL;
+	h ^= (u64)vm->base * 0x9e3779b97f4a7c15ULL;
+	h ^= current->mm->context.ctx_id * 0xc2b2ae3d27d4eb4fULL;
+	return h ? h : 1;
+}
+
 static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 {
 	struct stp_uw_host *host = h;
@@ -174,6 +193,7 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 				out->module = vm.path;
 				out->pc_lo = vm.start;
 				out->pc_hi = vm.end;
+				out->ident = stp_uw_tables_ident(&vm);
 				host->vm_start = vm.start;
 				host->vm_end = vm.end;
 				host->vm_tables = *out;
@@ -256,6 +276,10 @@ static int stp_uw_find_tables_cached(void *h, uint64_t pc, struct uw_tables *out
 			uc->rows_mm_id = id;
 		}
 		uc->cursor.cache = &uc->rows_mm;
+	} else if (out->ident) {
+		/* An object's own tables in process memory, named by
+		 * build-id, place and mm (stp_uw_tables_ident). */
+		uc->cursor.cache = &uc->rows;
 	} else {
 		uc->cursor.cache = NULL;
 	}
@@ -290,10 +314,6 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
 	info->defined = cur->regs.defined;
 }
 
-/* Begin a user unwind of the current task.  regs: the user registers (the
- * probe's, task_pt_regs(current), or the script's); entry: how they were
- * obtained (entry_x86.h), or STP_UW_ENTRY_NONE.  Returns the pc of the
- * first frame, or 0 if there is no user stack. */
 /* Begin a walk of the current task's user stack from r (DWARF numbering
  * of the task's ABI, validity included).  Returns the first pc, 0 if the
  * walk cannot begin. */
@@ -324,8 +344,10 @@ static unsigned long _stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 	return UNW_PC(&uc->info);
 }
 
-/* Begin a walk from the registers the task entered the kernel with
- * (regs), sanitized for that entry path (uwcore/entry_x86.h). */
+/* Begin a user unwind of the current task from regs (the probe's,
+ * task_pt_regs(current), or the script's), sanitized for entry, how they
+ * were obtained (uwcore/entry_x86.h), or STP_UW_ENTRY_NONE.  Returns the
+ * pc of the first frame, or 0 if there is no user stack. */
 static unsigned long _stp_uw_user_begin(struct stp_unwind_context *uc,
 					struct pt_regs *regs,
 					enum stp_uw_entry entry)

@@ -240,6 +240,7 @@ static void uw_step_cache_key(const struct uw_tables *t, uint64_t pc,
 	k->bias = t->bias;
 	k->text_base = t->text_base;
 	k->data_base = t->data_base;
+	k->ident = t->ident;
 	for (i = 0; i < 3; i++) {
 		k->sec[i][0] = (uint64_t)(uintptr_t)sec[i]->data;
 		k->sec[i][1] = sec[i]->addr;
@@ -248,7 +249,7 @@ static void uw_step_cache_key(const struct uw_tables *t, uint64_t pc,
 }
 
 /* Does the entry's key name these tables at this pc?  Every cached step
- * compares all thirteen words, so it is one OR of differences rather than
+ * compares all fourteen words, so it is one OR of differences rather than
  * a branch per word. */
 static int uw_step_cache_key_is(const struct uw_cache_key *k,
 				const struct uw_tables *t, uint64_t pc)
@@ -256,7 +257,8 @@ static int uw_step_cache_key_is(const struct uw_cache_key *k,
 	uint64_t d;
 
 	d = (k->pc ^ pc) | (k->bias ^ t->bias) |
-	    (k->text_base ^ t->text_base) | (k->data_base ^ t->data_base);
+	    (k->text_base ^ t->text_base) | (k->data_base ^ t->data_base) |
+	    (k->ident ^ t->ident);
 	d |= (k->sec[0][0] ^ (uint64_t)(uintptr_t)t->eh_frame_hdr.data) |
 	     (k->sec[0][1] ^ t->eh_frame_hdr.addr) |
 	     (k->sec[0][2] ^ t->eh_frame_hdr.size);

@@ -203,18 +203,20 @@ struct stp_uw_host {
 };
 
 /* Row cache (struct uw_cache of the core) of each probe context, kept
- * across unwinds: STP_UW_ROW_CACHE entries (256 bytes each; 0 disables it)
+ * across unwinds: STP_UW_ROW_CACHE entries (264 bytes each; 0 disables it)
  * for tables the translator copied into the module (-d/--ldd), whose
  * identity (data pointers, bias) names the same CFI bytes in every process;
  * and STP_UW_ROW_CACHE_MM entries for the vdso's tables, read from process
  * memory, valid for one address space only (tagged with the mm's ctx_id,
  * never reused for another mm; cleared when the tag changes).  Tables read
- * from the pages of objects not named with -d are not cached.
+ * from the pages of objects not named with -d share the first cache,
+ * keyed also by uw_tables.ident (build-id, place, mm; see unwind.c), and
+ * are not cached when the object has no build-id.
  *
  * Size: a sampler over a handful of processes touches a few hundred
  * distinct pcs per CPU (bench/profile-cost.sh: 5 processes, ~14 frames a
  * sample); with 64 entries a sample cost 0.42 of stock's, with 512 0.26-0.30
- * (direct-mapped, so conflicts fall with size).  512 entries are 128 KiB
+ * (direct-mapped, so conflicts fall with size).  512 entries are 132 KiB
  * per CPU (one context per possible CPU); -DSTP_UW_ROW_CACHE=N (a power of
  * two) trades memory for misses. */
 #ifndef STP_UW_ROW_CACHE

@@ -93,6 +93,13 @@ struct uw_tables {
 	 * again, for the rest of the unwind.  pc_lo = pc_hi = 0: ask for
 	 * every frame. */
 	uint64_t pc_lo, pc_hi;
+	/* Optional, for the row cache: nonzero names the CFI bytes these
+	 * sections hold, where their data pointers, addresses and sizes do
+	 * not (tables read from target memory: another object mapped later
+	 * at the same addresses has the same key otherwise).  E.g. a hash of
+	 * the object's build-id, where it is mapped and the address space.
+	 * 0: the sections alone identify the tables (local buffers). */
+	uint64_t ident;
 };
 
 /* ------------------------------------------------------------------ */
@@ -281,7 +288,7 @@ struct uw_arch_desc;		/* per-architecture facts, arch.c */
  * they are recomputed every time. */
 struct uw_cache_key {
 	uint64_t pc;			/* runtime lookup pc */
-	uint64_t bias, text_base, data_base;
+	uint64_t bias, text_base, data_base, ident;
 	uint64_t sec[3][3];		/* eh_frame_hdr, eh_frame, debug_frame:
 					 * (uintptr_t)data, addr, size */
 };
@@ -322,8 +329,8 @@ struct uw_cache_entry {
  *     cursor->cache = &cache;
  *
  * Invalidation: an entry is keyed by the lookup pc and by the identity of
- * the uw_tables find_tables returned (bias, text/data base, and each
- * section's data pointer, address and size), not by the CFI bytes.  The
+ * the uw_tables find_tables returned (bias, text/data base, ident, and
+ * each section's data pointer, address and size), not by the CFI bytes.  The
  * host must call uw_cache_clear when that identity could come to name
  * different CFI: when a module it reported is unloaded or a mapping
  * changes (munmap/mmap/exec of the process whose tables are read through
@@ -351,7 +358,7 @@ UW_API void uw_cache_clear(struct uw_cache *cache);
  * about 1.2 KiB, measured with -fstack-usage).  The cursor itself is about
  * 9.3 KiB on x86_64 (of which UW_CIE_CACHE rows for the CIE cache): do
  * not put it on a kernel stack (per-CPU or per-context storage instead).
- * A struct uw_cache_entry is 256 bytes. */
+ * A struct uw_cache_entry is 264 bytes. */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
