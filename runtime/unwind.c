@@ -131,13 +131,12 @@ static int stp_uw_maybe_vdso(unsigned long pc)
  * pages serves another).  0 (not cached) without a build-id. */
 static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
 {
-	u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a over the build-id */
-	unsigned i;
+	u64 h;
 
 	if (!vm->build_id_len || !current->mm)
 		return 0;
-	for (i = 0; i < vm->build_id_len && i < sizeof(vm->build_id); i++)
-		h = (h ^ vm->build_id[i]) * 0x100000001b3ULL;
+	h = stp_uw_bid_hash(vm->build_id, min_t(unsigned, vm->build_id_len,
+						sizeof(vm->build_id)));
 	h ^= (u64)vm->base * 0x9e3779b97f4a7c15ULL;
 	h ^= current->mm->context.ctx_id * 0xc2b2ae3d27d4eb4fULL;
 	return h ? h : 1;

@@ -71,7 +71,6 @@ static struct stp_uw_defer stp_uw_defer_slots[STP_UW_DEFER_SLOTS];
 static atomic_t stp_uw_defer_seq = ATOMIC_INIT(0);
 static atomic_t stp_uw_defer_busy = ATOMIC_INIT(0);	/* slots not free */
 static atomic_t stp_uw_defer_closing = ATOMIC_INIT(0);
-static atomic_t stp_uw_defer_dropped = ATOMIC_INIT(0);	/* no slot free */
 /* Orders the task work's state changes against stp_uw_defer_exit()'s
  * cancelling (both in process context; probe context never takes it). */
 static DEFINE_SPINLOCK(stp_uw_defer_lock);
@@ -124,13 +123,7 @@ static void stp_uw_defer_print(struct context *c, struct stp_uw_defer *d)
 	for (n = 0; n < d->depth; n++)
 		_stp_print_addr(d->pc[n], n ? flags | STP_UW_SYM_CALLER : flags,
 				current, c);
-	if (_stp_uw_show_stop_flag && (flags & _STP_SYM_SYMBOL)) {
-		char buf[384];
-
-		_stp_uw_stop_format(buf, sizeof(buf), &d->stop);
-		_stp_printf("%s<stop: %s>%s", (flags & _STP_SYM_PRE_SPACE) ? " " : "",
-			    buf, (flags & _STP_SYM_NEWLINE) ? "\n" : " ");
-	}
+	_stp_uw_stop_print(&d->stop, flags);
 }
 
 /* Task work: the task is about to return to user space; may sleep. */
@@ -213,10 +206,8 @@ static unsigned long _stp_uw_defer_maybe(struct context *c, int sym_flags)
 			break;
 		}
 	}
-	if (!d) {
-		atomic_inc(&stp_uw_defer_dropped);
+	if (!d)
 		return 0;
-	}
 	atomic_inc(&stp_uw_defer_busy);
 	d->compat = uc->host.compat;
 	d->sym_flags = sym_flags;
@@ -246,22 +237,24 @@ static void stp_uw_defer_exit(void)
 	synchronize_rcu();	/* probe handlers still running (preemption off) */
 	for (i = 0; i < STP_UW_DEFER_SLOTS; i++) {
 		struct stp_uw_defer *d = &stp_uw_defer_slots[i];
-		struct task_struct *task = NULL;
-		struct task_work *w = NULL;
+		struct task_struct *task;
 
-		spin_lock(&stp_uw_defer_lock);
-		/* Cancels the first queued work of ours on that task, which
-		 * may be another slot's: free whichever it was; the loop
-		 * comes back to this slot until it is no longer queued. */
-		if (atomic_read(&d->state) == STP_UW_DEFER_QUEUED)
-			w = task_work_cancel(d->task, stp_uw_defer_fn);
-		if (w)
-			task = stp_uw_defer_free(container_of(w, struct stp_uw_defer, work));
-		spin_unlock(&stp_uw_defer_lock);
-		if (task) {
-			put_task_struct(task);
-			i--;	/* this slot again */
-		}
+		/* Cancelling takes the first queued work of ours on that
+		 * task, which may be another slot's: free whichever it was,
+		 * until this slot is no longer queued. */
+		do {
+			struct task_work *w = NULL;
+
+			task = NULL;
+			spin_lock(&stp_uw_defer_lock);
+			if (atomic_read(&d->state) == STP_UW_DEFER_QUEUED)
+				w = task_work_cancel(d->task, stp_uw_defer_fn);
+			if (w)
+				task = stp_uw_defer_free(container_of(w, struct stp_uw_defer, work));
+			spin_unlock(&stp_uw_defer_lock);
+			if (task)
+				put_task_struct(task);
+		} while (task);
 	}
 	while (atomic_read(&stp_uw_defer_busy))
 		msleep(10);

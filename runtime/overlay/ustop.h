@@ -143,19 +143,29 @@ static void _stp_uw_stop_format(char *buf, size_t size,
 	}
 }
 
-/* The stop line after a printed user backtrace (stack.c calls this from
- * _stp_stack_user_print when the flag is on). */
-static void _stp_uw_stop_print_line(struct context *c, int sym_flags)
+/* "<stop: ...>" for s as one more line of a listing printed with
+ * sym_flags, if stop lines are on. */
+static void _stp_uw_stop_print(const struct stp_uw_stop_info *s, int sym_flags)
 {
-	struct stp_uw_stop_info s;
 	char buf[384];		/* reason, numbers and a module path */
 
 	if (!_stp_uw_show_stop_flag || !(sym_flags & _STP_SYM_SYMBOL))
 		return;
-	_stp_uw_user_stop(c, &s);
-	_stp_uw_stop_format(buf, sizeof(buf), &s);
+	_stp_uw_stop_format(buf, sizeof(buf), s);
 	_stp_printf("%s<stop: %s>%s", (sym_flags & _STP_SYM_PRE_SPACE) ? " " : "",
 		    buf, (sym_flags & _STP_SYM_NEWLINE) ? "\n" : " ");
+}
+
+/* The stop line after a printed user backtrace (stack.c calls this from
+ * _stp_stack_user_print). */
+static void _stp_uw_stop_print_line(struct context *c, int sym_flags)
+{
+	struct stp_uw_stop_info s;
+
+	if (!_stp_uw_show_stop_flag || !(sym_flags & _STP_SYM_SYMBOL))
+		return;
+	_stp_uw_user_stop(c, &s);
+	_stp_uw_stop_print(&s, sym_flags);
 }
 
 /* ------------------------------------------------------------------ */

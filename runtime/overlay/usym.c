@@ -460,6 +460,8 @@ struct stp_uw_usym_cached {
 
 static struct stp_uw_usym_cached __percpu *stp_uw_usym_cache;
 
+/* Also the build-id part of unwind.c's row-cache identity of tables read
+ * from process memory (stp_uw_tables_ident). */
 static u64 stp_uw_bid_hash(const unsigned char *bid, unsigned len)
 {
 	u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
