@@ -69,6 +69,7 @@ static struct {
 	struct proc *p;
 	int tid, abi;
 	uint64_t regs[17];
+	uint32_t known; /* the registers in regs to give libdwfl (bit = DWARF number) */
 	uint64_t sp;
 	unsigned char *stack;
 	size_t stack_len;
@@ -196,11 +197,11 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	   16, eip 8) holds the pc too, as CFA expressions of PLT entries
 	   (DW_OP_breg16) read it.  */
 	int n = cur.abi == 32 ? 8 : 16;
-	Dwarf_Word w[17];
-	for (int i = 0; i <= n; i++)
-		w[i] = cur.regs[i];
-	if (!dwfl_thread_state_registers(thread, 0, (unsigned)n + 1, w))
-		return false;
+	for (int i = 0; i <= n; i++) {
+		Dwarf_Word w = cur.regs[i];
+		if ((cur.known & (1u << i)) && !dwfl_thread_state_registers(thread, i, 1, &w))
+			return false;
+	}
 	dwfl_thread_state_register_pc(thread, cur.regs[n]);
 	return true;
 }
@@ -251,6 +252,13 @@ static struct proc *get_proc(int pid)
 struct collect {
 	uint64_t pc[MAXFR];
 	int n;
+	/* x86_64: the registers libdwfl knows in the last frame, and rbx as the
+	   ABI has it there (cfi_ends_stack says why libdwfl may not).  */
+	uint64_t regs[17];
+	uint32_t known;
+	uint64_t rbx;
+	bool rbx_known;
+	int continued; /* times unwound again past libdwfl's loss of rbx */
 };
 
 static int collect_frame(Dwfl_Frame *state, void *arg)
@@ -263,6 +271,23 @@ static int collect_frame(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return -1;
 	c->pc[c->n++] = cur.abi == 32 ? (pc & 0xffffffffu) : pc;
+	if (cur.abi == 64) {
+		c->known = 0;
+		for (unsigned r = 0; r < 17; r++) {
+			Dwarf_Word v;
+			if (dwfl_frame_reg(state, r, &v) == 0) {
+				c->regs[r] = v;
+				c->known |= 1u << r;
+			}
+		}
+		/* Where libdwfl has rbx, it is right; where it has none, the CFI
+		   gave no rule (explicitly undefined rbx is not seen in practice)
+		   and the ABI makes it the inner frame's.  */
+		if (c->known & (1u << 3)) {
+			c->rbx = c->regs[3];
+			c->rbx_known = true;
+		}
+	}
 	return DWARF_CB_OK;
 }
 
@@ -317,28 +342,97 @@ static bool is_start(struct proc *p, uint64_t pc, bool ret, bool thread)
 	return false;
 }
 
+/* The CFI row of the object at PC (a return address if RET), from
+   .eh_frame or else .debug_frame; the caller frees it.  NULL: no CFI.  */
+static Dwarf_Frame *cfi_row(struct proc *p, uint64_t pc, bool ret)
+{
+	uint64_t a = ret ? pc - 1 : pc;
+	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, a);
+	if (!mod)
+		return NULL;
+	Dwarf_Addr bias;
+	Dwarf_Frame *frame;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, a - bias, &frame) == 0)
+		return frame;
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, a - bias, &frame) == 0)
+		return frame;
+	return NULL;
+}
+
 /* Does the object at PC have CFI for it?  libdwfl falls back on frame
    pointers where there is none (x86_64); such frames are guesses, not the
    CFI's answer, so the oracle's frames end there.  */
 static bool has_cfi(struct proc *p, uint64_t pc, bool ret)
 {
-	uint64_t a = ret ? pc - 1 : pc;
-	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, a);
-	if (!mod)
+	Dwarf_Frame *frame = cfi_row(p, pc, ret);
+	free(frame);
+	return frame != NULL;
+}
+
+/* Does the CFI say that the frame at PC has no caller (its return-address
+   rule is "undefined")?  libdwfl also ends a stack, without an error, when
+   it cannot evaluate the return address: a register that the rule needs is
+   unknown to it.  That is not the CFI's answer, and elfutils (0.188 to
+   0.196 at least) reaches it in correct code: its x86_64 ABI defaults make
+   DWARF register 0 (rax) "same value" where rbx (3) was meant, so rbx is
+   lost in the first frame whose CFI does not save it, and a caller whose
+   CFA is rbx-based (ld.so's _dl_runtime_resolve) ends the stack.  */
+static bool cfi_ends_stack(struct proc *p, uint64_t pc, bool ret)
+{
+	Dwarf_Frame *frame = cfi_row(p, pc, ret);
+	if (!frame)
 		return false;
-	Dwarf_Addr bias;
-	Dwarf_Frame *frame;
-	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
-	if (cfi && dwarf_cfi_addrframe(cfi, a - bias, &frame) == 0) {
-		free(frame);
-		return true;
+	Dwarf_Addr start, end;
+	bool signalp;
+	int ra = dwarf_frame_info(frame, &start, &end, &signalp);
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	bool undefined = ra >= 0 && dwarf_frame_register(frame, ra, mem, &ops, &nops) == 0 &&
+			 nops == 0 && ops == mem;
+	free(frame);
+	return undefined;
+}
+
+/* x86_64: libdwfl ended C at a frame whose CFI gives a caller, having lost
+   rbx there (cfi_ends_stack).  Unwind again from that frame's registers with
+   rbx put back, and append the frames found; a few rounds at most.  The
+   frame is restarted as the innermost one at its return address minus one,
+   so that libdwfl looks up the same row as for a return address.  Returns
+   dwfl_getthread_frames's result for the last round (0 if none ran).  */
+static int continue_past_rbx_loss(struct proc *p, struct collect *c)
+{
+	int rc = 0;
+	for (int round = 0; round < 4 && cur.abi == 64 && c->n > 0; round++) {
+		int last = c->n - 1;
+		uint32_t need = (1u << 7) | (1u << 16);
+		if ((c->known & need) != need || (c->known & (1u << 3)) || !c->rbx_known ||
+		    cfi_ends_stack(p, c->pc[last], last > 0))
+			break;
+		uint64_t saved[17];
+		uint32_t saved_known = cur.known;
+		memcpy(saved, cur.regs, sizeof saved);
+		memcpy(cur.regs, c->regs, sizeof cur.regs);
+		cur.regs[3] = c->rbx;
+		cur.regs[16] = c->pc[last] - (last > 0);
+		cur.known = c->known | (1u << 3);
+		struct collect more = { .rbx = c->rbx, .rbx_known = true };
+		rc = dwfl_getthread_frames(p->dwfl, cur.tid, collect_frame, &more);
+		memcpy(cur.regs, saved, sizeof saved);
+		cur.known = saved_known;
+		if (more.n <= 1)
+			break;
+		for (int i = 1; i < more.n && c->n < MAXFR; i++)
+			c->pc[c->n++] = more.pc[i];
+		memcpy(c->regs, more.regs, sizeof c->regs);
+		c->known = more.known;
+		c->rbx = more.rbx;
+		c->continued++;
+		if (rc != 0)
+			break;
 	}
-	cfi = dwfl_module_dwarf_cfi(mod, &bias);
-	if (cfi && dwarf_cfi_addrframe(cfi, a - bias, &frame) == 0) {
-		free(frame);
-		return true;
-	}
-	return false;
+	return rc;
 }
 
 static int hexval(int c)
@@ -350,7 +444,8 @@ struct kind {
 	char name[32];
 	int abi;
 	long samples, complete, equal, truncated, differing, unverified, oracle_complete,
-	     complete_reachable;
+	     complete_reachable,
+	     continued; /* samples unwound again past libdwfl's loss of rbx */
 	struct kind *next;
 };
 static struct kind *kinds;
@@ -367,7 +462,11 @@ static struct kind *get_kind(const char *name, int abi)
 	return *pp;
 }
 
+/* Samples to show frame by frame: every one with a differing frame (there
+   should be none, and each is a bug to chase), and the first VERBOSE of the
+   others.  VERBOSE 0 shows none at all.  */
 static int verbose_left;
+static bool show_differing;
 static long nsample = -1; /* the current sample's sequence number (S lines from 0) */
 
 static void judge(const char *kname, int pid, uint64_t *ours, int nours)
@@ -391,7 +490,10 @@ static void judge(const char *kname, int pid, uint64_t *ours, int nours)
 	}
 	if (!p->broken) {
 		rc = dwfl_getthread_frames(p->dwfl, cur.tid, collect_frame, &c);
+		if (rc == 0)
+			rc = continue_past_rbx_loss(p, &c);
 		err = rc == 0 ? NULL : dwfl_errmsg(-1);
+		k->continued += c.continued > 0;
 	}
 	bool thread = cur.tid != pid;
 	bool nocfi = false;
@@ -402,10 +504,13 @@ static void judge(const char *kname, int pid, uint64_t *ours, int nours)
 			err = "no CFI (frames after it were libdwfl's guesses)";
 			break;
 		}
+	if (rc == 0 && !nocfi && c.n > 0 && !cfi_ends_stack(p, c.pc[c.n - 1], c.n > 1))
+		err = "libdwfl ended where the CFI gives a caller";
 	/* Clean end: the CFI says there is no caller, or the oracle stopped in a
 	   start routine that has no CFI (ld.so's _start).  */
 	bool clean = !cur.hit_end &&
-		     ((rc == 0 && !nocfi) || (c.n > 0 && is_start(p, c.pc[c.n - 1], c.n > 1, thread)));
+		     ((rc == 0 && !nocfi && !err) ||
+		      (c.n > 0 && is_start(p, c.pc[c.n - 1], c.n > 1, thread)));
 	bool trunc = cur.hit_end;
 	int n = nours < c.n ? nours : c.n;
 	int diff = 0, unverified = 0;
@@ -435,9 +540,12 @@ static void judge(const char *kname, int pid, uint64_t *ours, int nours)
 	printf("X %s %d pid=%d tid=%d ours=%d oracle=%d%s%s%s diff=%d complete=%d oracle_complete=%d\n",
 	       kname, cur.abi, pid, cur.tid, nours, c.n, trunc ? " truncated" : "",
 	       err ? " oracle-error=" : "", err ? err : "", diff, complete, ocomplete);
-	if (verbose_left <= 0)
+	if (diff > 0 && show_differing)
+		;
+	else if (verbose_left > 0)
+		verbose_left--;
+	else
 		return;
-	verbose_left--;
 	if (cur.why[0])
 		printf("  stop: %s\n", cur.why);
 	char buf[512];
@@ -466,6 +574,7 @@ int main(int argc, char **argv)
 	}
 	mapsdir = argv[2];
 	verbose_left = argc > 3 ? atoi(argv[3]) : 10;
+	show_differing = verbose_left > 0;
 	FILE *f = fopen(argv[1], "r");
 	if (!f) {
 		perror(argv[1]);
@@ -502,6 +611,7 @@ int main(int argc, char **argv)
 				s = e;
 			}
 			cur.sp = cur.abi == 32 ? cur.regs[4] : cur.regs[7];
+			cur.known = ~0u; /* user mode at a timer interrupt: every register */
 		} else if (line[0] == 'U') {
 			char *s = line + 1;
 			while (nours < MAXFR) {
@@ -540,8 +650,10 @@ int main(int argc, char **argv)
 	}
 	for (struct kind *k = kinds; k; k = k->next)
 		printf("K %s %d samples=%ld complete=%ld equal=%ld truncated=%ld differing_frames=%ld "
-		       "unverified_frames=%ld oracle_complete=%ld complete_reachable=%ld\n",
+		       "unverified_frames=%ld oracle_complete=%ld complete_reachable=%ld "
+		       "oracle_continued=%ld\n",
 		       k->name, k->abi, k->samples, k->complete, k->equal, k->truncated,
-		       k->differing, k->unverified, k->oracle_complete, k->complete_reachable);
+		       k->differing, k->unverified, k->oracle_complete, k->complete_reachable,
+		       k->continued);
 	return 0;
 }
