@@ -53,6 +53,7 @@ static const char *_stp_uw_stop_id(int reason)
 	case UW_STOP_DEPTH_LIMIT:	return "depth_limit";
 	case UW_STOP_NO_PROGRESS:	return "no_progress";
 	case UW_STOP_BAD_ARGUMENT:	return "bad_argument";
+	case UW_STOP_BAD_RETURN_ADDRESS: return "bad_return_address";
 	}
 	return "unknown";
 }
@@ -137,6 +138,9 @@ static void _stp_uw_stop_format(char *buf, size_t size,
 		break;
 	case UW_STOP_NO_PROGRESS:
 		len += scnprintf(buf + len, size - len, " cfa=0x%lx", s->addr);
+		break;
+	case UW_STOP_BAD_RETURN_ADDRESS:
+		len += scnprintf(buf + len, size - len, " ra=0x%lx", s->addr);
 		break;
 	default:
 		break;

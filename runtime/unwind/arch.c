@@ -118,34 +118,57 @@ static int uw_arch_match(const uint8_t *code, const uint8_t *pattern,
 	return 1;
 }
 
-/* Address of the sigcontext if the code at pc is a known trampoline, with
- * sp the trampoline frame's stack pointer; 0 if it is not one. */
-static uint64_t uw_arch_sigcontext(struct uw_cursor *c, uint64_t sp)
+enum uw_arch_tramp {
+	UW_TRAMP_NONE = 0,
+	UW_TRAMP_X86_64_RT,		/* at __restore_rt */
+	UW_TRAMP_I386_SIGRETURN,	/* at __kernel_sigreturn */
+	UW_TRAMP_I386_SIGRETURN_POPPED,	/* just after its "pop %eax" */
+	UW_TRAMP_I386_RT,		/* at __kernel_rt_sigreturn */
+};
+
+/* Which known signal trampoline, if any, the code at pc is. */
+static enum uw_arch_tramp uw_arch_trampoline(struct uw_cursor *c, uint64_t pc)
 {
 	static const uint8_t restore_rt[] = UW_X86_64_RESTORE_RT_BYTES;
 	static const uint8_t sigreturn[] = UW_I386_SIGRETURN_BYTES;
 	static const uint8_t rt_sigreturn[] = UW_I386_RT_SIGRETURN_BYTES;
 	uint8_t code[UW_X86_64_RESTORE_RT_LEN];
-	uint64_t pc = c->pc;
 
 	if (c->ad->arch == UW_ARCH_X86_64) {
-		if (c->ops->read_mem(c->host, pc, code, sizeof(restore_rt)) < 0)
-			return 0;
-		if (uw_arch_match(code, restore_rt, sizeof(restore_rt)))
-			return sp + UW_X86_64_UC_MCONTEXT;
-		return 0;
+		if (c->ops->read_mem(c->host, pc, code, sizeof(restore_rt)) == 0 &&
+		    uw_arch_match(code, restore_rt, sizeof(restore_rt)))
+			return UW_TRAMP_X86_64_RT;
+		return UW_TRAMP_NONE;
 	}
-	/* i386: pc at __kernel_sigreturn, or just after its "pop %eax". */
 	if (c->ops->read_mem(c->host, pc, code, sizeof(sigreturn)) == 0 &&
 	    uw_arch_match(code, sigreturn, sizeof(sigreturn)))
-		return (sp + UW_I386_SIGFRAME_SC) & c->ad->addr_mask;
+		return UW_TRAMP_I386_SIGRETURN;
 	if (c->ops->read_mem(c->host, (pc - 1) & c->ad->addr_mask, code,
 			     sizeof(sigreturn)) == 0 &&
 	    uw_arch_match(code, sigreturn, sizeof(sigreturn)))
-		return sp;
+		return UW_TRAMP_I386_SIGRETURN_POPPED;
 	if (c->ops->read_mem(c->host, pc, code, sizeof(rt_sigreturn)) == 0 &&
 	    uw_arch_match(code, rt_sigreturn, sizeof(rt_sigreturn)))
+		return UW_TRAMP_I386_RT;
+	return UW_TRAMP_NONE;
+}
+
+/* Address of the sigcontext if the code at pc is a known trampoline, with
+ * sp the trampoline frame's stack pointer; 0 if it is not one. */
+static uint64_t uw_arch_sigcontext(struct uw_cursor *c, uint64_t sp)
+{
+	switch (uw_arch_trampoline(c, c->pc)) {
+	case UW_TRAMP_X86_64_RT:
+		return sp + UW_X86_64_UC_MCONTEXT;
+	case UW_TRAMP_I386_SIGRETURN:
+		return (sp + UW_I386_SIGFRAME_SC) & c->ad->addr_mask;
+	case UW_TRAMP_I386_SIGRETURN_POPPED:
+		return sp;
+	case UW_TRAMP_I386_RT:
 		return (sp + UW_I386_RT_SIGFRAME_SC) & c->ad->addr_mask;
+	case UW_TRAMP_NONE:
+		break;
+	}
 	return 0;
 }
 
@@ -182,4 +205,51 @@ UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
 	}
 	*cfa = out->val[ad->sp_reg];
 	return 1;
+}
+
+/* Could ra be a return address?  Yes if a call instruction ends right
+ * before it, or if a signal trampoline starts there (a handler returns
+ * into it; nothing calls it).  x86_64 and i386 encode calls alike: e8
+ * rel32 (5 bytes), or ff /2 with a ModRM operand (2 to 7 bytes: register,
+ * memory through a base, SIB and 8- or 32-bit displacement, or
+ * rip-relative / absolute disp32).  Prefixes (REX, notrack, segment) come
+ * before the ff and need no decoding.  1 = plausible, 0 = the bytes were
+ * read and it is not, -1 = unreadable.  The caller acts only on positive
+ * evidence against ra, so a false "call" only keeps a frame that was kept
+ * before. */
+UW_INTERNAL int uw_arch_ra_plausible(struct uw_cursor *c, uint64_t ra)
+{
+	uint8_t b[8];		/* b[8 - k] is the byte at ra - k */
+	unsigned k;
+
+	if (ra < sizeof(b) ||
+	    c->ops->read_mem(c->host, (ra - sizeof(b)) & c->ad->addr_mask,
+			     b, sizeof(b)) < 0)
+		return -1;
+	if (b[8 - 5] == 0xe8)
+		return 1;
+	for (k = 2; k <= 7; k++) {	/* bound: 6 candidate ff bytes */
+		const uint8_t *insn = &b[8 - k];
+		unsigned modrm = insn[1], mod = modrm >> 6, rm = modrm & 7;
+		unsigned len = 2;
+
+		if (insn[0] != 0xff || ((modrm >> 3) & 7) != 2)
+			continue;
+		if (mod != 3 && rm == 4) {	/* SIB byte */
+			if (k < 3)
+				continue;
+			len++;
+			if (mod == 0 && (insn[2] & 7) == 5)
+				len += 4;	/* no base: disp32 */
+		}
+		if (mod == 0 && rm == 5)
+			len += 4;		/* rip-relative / absolute */
+		else if (mod == 1)
+			len += 1;
+		else if (mod == 2)
+			len += 4;
+		if (len == k)
+			return 1;
+	}
+	return uw_arch_trampoline(c, ra) != UW_TRAMP_NONE;
 }

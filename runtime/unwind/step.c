@@ -32,6 +32,7 @@ UW_API const char *uw_stop_reason_name(enum uw_stop_reason reason)
 	case UW_STOP_DEPTH_LIMIT:	return "depth limit";
 	case UW_STOP_NO_PROGRESS:	return "no progress";
 	case UW_STOP_BAD_ARGUMENT:	return "bad argument";
+	case UW_STOP_BAD_RETURN_ADDRESS: return "bad return address";
 	}
 	return "unknown";
 }
@@ -684,6 +685,34 @@ static int uw_step_fp(struct uw_cursor *c, struct uw_regs *next, uint64_t *cfa)
 	return 1;
 }
 
+/* Is ra, the caller's pc that a step found, plainly not a return address?
+ * Wrong CFI (glibc's i386 memcpy does not describe a push) hands over some
+ * other word of the stack; reported as a frame, it would be a lie, and the
+ * next step would only say "no unwind data" there.  Judged only where no
+ * unwind tables cover ra (tables are the host's word that code is there)
+ * and by positive evidence: code read before ra, with no call ending at
+ * ra (nor a signal trampoline at it).  Unreadable memory is not judged.  The lookup is the one the next
+ * step makes anyway: tables found are kept for it to reuse. */
+static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
+{
+	uint64_t lookup = (ra - 1) & c->ad->addr_mask;
+	struct uw_tables t = { .module = NULL };
+
+	if (c->ws.tables_reusable &&
+	    lookup - c->ws.tables.pc_lo < c->ws.tables.pc_hi - c->ws.tables.pc_lo)
+		return 0;
+	c->work++;
+	if (c->ops->find_tables(c->host, lookup, &t) == 0) {
+		c->ws.tables = t;
+		c->ws.tables.unreadable = 0;
+		c->ws.tables_reusable = t.pc_hi > t.pc_lo;
+		return 0;
+	}
+	if (t.unreadable)
+		return 0;
+	return uw_arch_ra_plausible(c, ra) == 0;
+}
+
 static int uw_step_stopped(struct uw_cursor *c)
 {
 	c->stop.pc = c->pc;
@@ -750,6 +779,12 @@ UW_API int uw_step(struct uw_cursor *c)
 	}
 	if (next.val[ad->ra_reg] == 0) {
 		uw_fail(c, UW_STOP_END_OF_STACK, 0);
+		return uw_step_stopped(c);
+	}
+	/* After a signal frame the pc is where the signal came, not a
+	 * return address. */
+	if (!signal && uw_step_ra_is_bogus(c, next.val[ad->ra_reg])) {
+		uw_fail(c, UW_STOP_BAD_RETURN_ADDRESS, next.val[ad->ra_reg]);
 		return uw_step_stopped(c);
 	}
 	c->regs = next;

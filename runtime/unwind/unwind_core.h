@@ -148,6 +148,10 @@ enum uw_stop_reason {
 	UW_STOP_DEPTH_LIMIT,		/* cursor->max_depth frames reached */
 	UW_STOP_NO_PROGRESS,		/* CFA did not grow; stop.addr = new CFA */
 	UW_STOP_BAD_ARGUMENT,		/* uw_init: bad arch / no pc */
+	UW_STOP_BAD_RETURN_ADDRESS,	/* the caller's pc lies in no module
+					 * and no call precedes it: the frame's
+					 * CFI (or fallback) is wrong; stop.addr
+					 * = that pc, not reported as a frame */
 };
 
 struct uw_stop {

@@ -184,6 +184,9 @@ UW_INTERNAL const struct uw_arch_desc *uw_arch_get(enum uw_arch arch);
  * 1 = done (cfa = interrupted sp), 0 = not a trampoline, -1 = stopped. */
 UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
 				 uint64_t *cfa);
+/* Could ra be a return address (a call ends before it, or a signal
+ * trampoline starts there)?  1 = yes, 0 = no, -1 = code unreadable. */
+UW_INTERNAL int uw_arch_ra_plausible(struct uw_cursor *c, uint64_t ra);
 
 /* nocfi.c: the caller of a frame without CFI from the instructions at
  * c->pc.  1 = done (*how = UW_HOW_NOCFI_*), 0 = not recognised. */

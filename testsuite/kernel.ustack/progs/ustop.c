@@ -15,6 +15,8 @@
  *   rcx         (x86_64) CFA from rcx at `syscall`: reg_undefined, reg 2
  *   badcfi      stop_badcfi: DW_CFA_restore_state underflow: bad_cfi
  *   noprogress  np_outer: CFA equal to its callee's: no_progress
+ *   badra       stop_badra: its CFI gives as return address a pointer into
+ *               an anonymous page of zeros: bad_return_address
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -28,7 +30,8 @@ extern void stop_unreadable(void *bad);
 extern void ru_outer(void);
 extern void stop_badcfi(void);
 extern void np_outer(unsigned long *sp);
-extern char unreadable_pc[], regundef_pc[], badcfi_pc[], np_pc[];
+extern void stop_badra(void *bogus);
+extern char unreadable_pc[], regundef_pc[], badcfi_pc[], np_pc[], badra_pc[];
 #ifdef __x86_64__
 extern void stop_rcx(void);
 extern char rcx_pc[];
@@ -119,6 +122,17 @@ int main(int argc, char **argv)
 		/* The sp is known only during the call: print after it. */
 		np_outer(&sp);
 		expect(mode, "pc=0x%lx cfa=0x%lx", (unsigned long)np_pc, sp);
+	} else if (strcmp(mode, "badra") == 0) {
+		char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return 1;
+		/* Resident, so that the zeros can be read without a fault. */
+		memset(p, 0, 128);
+		expect(mode, "pc=0x%lx ra=0x%lx", (unsigned long)badra_pc,
+		       (unsigned long)p + 64);
+		stop_badra(p + 64);
 	} else {
 		fprintf(stderr, "ustop: unknown mode %s\n", mode);
 		return 2;

@@ -289,6 +289,7 @@ static void test_basic_x86_64(void)
 
 	reset();
 	mod64(ins, sizeof(ins));
+	tramp_mem[0x2b] = 0xe8;		/* a call returns to TRAMP_ADDR + 0x30 */
 	/* pc at +0x105, after the frame setup: CFA = rbp + 16 */
 	regs64(&r, CODE_ADDR + 0x105, sp);
 	r.val[UW_X86_64_RBP] = sp;
@@ -308,7 +309,7 @@ static void test_basic_x86_64(void)
 	CHECK("x86_64 basic: row kinds", cur.ws.row.rule[6].kind == UW_RULE_OFFSET &&
 	      cur.ws.row.rule[6].offset == -16 && cur.ws.row.cfa_reg == 6 && cur.ws.row.cfa_offset == 16);
 	CHECK("x86_64 basic: how = CFI, pc not exact", cur.how == UW_HOW_CFI && !cur.pc_is_exact);
-	/* next: no tables at TRAMP_ADDR (zero bytes there) */
+	/* next: no tables at TRAMP_ADDR (a call and zero bytes there) */
 	CHECK("x86_64 basic: stops", uw_step(&cur) == 0);
 	CHECK("x86_64 basic: NO_UNWIND_DATA, lookup pc-1",
 	      cur.stop.reason == UW_STOP_NO_UNWIND_DATA && cur.stop.pc == TRAMP_ADDR + 0x30 &&
@@ -1153,6 +1154,94 @@ static void test_i386_walk(void)
 	      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_MEMORY_UNREADABLE && cur.stop.addr == 0xfffffffc);
 }
 
+/* A caller's pc that no tables cover must be a return address: a call
+ * ends right before it, or a signal trampoline starts there.  Else the
+ * step stops with BAD_RETURN_ADDRESS and reports no such frame. */
+static void test_return_addresses(void)
+{
+	static const struct {
+		const char *name;
+		uint8_t code[8];	/* the 8 bytes before the return address */
+		int kept;
+	} cases[] = {
+		{ "zeros", { 0 }, 0 },
+		{ "call rel32", { 0, 0, 0, 0xe8, 1, 2, 3, 4 }, 1 },
+		{ "call *%rax", { 0, 0, 0, 0, 0, 0, 0xff, 0xd0 }, 1 },
+		{ "call *%r11 (REX)", { 0, 0, 0, 0, 0, 0x41, 0xff, 0xd3 }, 1 },
+		{ "call *(%rax)", { 0, 0, 0, 0, 0, 0, 0xff, 0x10 }, 1 },
+		{ "call *8(%rbx)", { 0, 0, 0, 0, 0, 0xff, 0x53, 0x08 }, 1 },
+		{ "call *8(%rsp) (SIB)", { 0, 0, 0, 0, 0xff, 0x54, 0x24, 0x08 }, 1 },
+		{ "call *disp32(%rip)", { 0, 0, 0xff, 0x15, 1, 2, 3, 4 }, 1 },
+		{ "call *disp32(%rsp) (SIB)", { 0, 0xff, 0x94, 0x24, 1, 2, 3, 4 }, 1 },
+		{ "call *%rax, then a nop", { 0, 0, 0, 0, 0, 0xff, 0xd0, 0x90 }, 0 },
+		{ "jmp *%rax (ff /4)", { 0, 0, 0, 0, 0, 0, 0xff, 0xe0 }, 0 },
+	};
+	static const uint8_t restore_rt[] = UW_X86_64_RESTORE_RT_BYTES;
+	uint64_t ra = TRAMP_ADDR + 0x20, sp = STACK_ADDR + 0x100;
+	struct uw_regs r;
+	char name[96];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		reset();
+		mod64(NULL, 0);
+		memcpy(tramp_mem + 0x18, cases[i].code, 8);
+		regs64(&r, CODE_ADDR + 0x110, sp);
+		st_put(sp, ra, 8);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		int rc = uw_step(&cur);
+		snprintf(name, sizeof(name), "return address after %s: %s", cases[i].name,
+			 cases[i].kept ? "kept" : "BAD_RETURN_ADDRESS");
+		if (cases[i].kept)
+			CHECK(name, rc == 1 && uw_pc(&cur) == ra);
+		else
+			CHECK(name, rc == 0 && cur.stop.reason == UW_STOP_BAD_RETURN_ADDRESS &&
+			      cur.stop.addr == ra && cur.stop.pc == CODE_ADDR + 0x110 && cur.depth == 0 &&
+			      cur.stop.module && !strcmp(cur.stop.module, "test") &&
+			      uw_pc(&cur) == CODE_ADDR + 0x110);
+	}
+	/* a signal trampoline is returned into, never called */
+	reset();
+	mod64(NULL, 0);
+	memcpy(tramp_mem + 0x20, restore_rt, sizeof(restore_rt));
+	regs64(&r, CODE_ADDR + 0x110, sp);
+	st_put(sp, ra, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("return address at __restore_rt's bytes: kept", uw_step(&cur) == 1 && uw_pc(&cur) == ra);
+	/* unreadable code is not judged */
+	reset();
+	mod64(NULL, 0);
+	regs64(&r, CODE_ADDR + 0x110, sp);
+	st_put(sp, 0x4444, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("return address in unreadable memory: kept", uw_step(&cur) == 1 && uw_pc(&cur) == 0x4444);
+	/* covered by tables: not read at all (zeros before it here) */
+	reset();
+	mod64(NULL, 0);
+	regs64(&r, CODE_ADDR + 0x110, sp);
+	st_put(sp, CODE_ADDR + 0x130, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("return address in a module: kept", uw_step(&cur) == 1 && uw_pc(&cur) == CODE_ADDR + 0x130);
+	/* i386: 4-byte return address after zeros */
+	reset();
+	g_asize = 4;
+	size_t c = cie(&eh, 1, "zR", -4, 8, 0x1b, cie32_ins, sizeof(cie32_ins));
+	fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, NULL, 0);
+	use_eh();
+	memset(&r, 0, sizeof(r));
+	r.val[UW_I386_EIP] = CODE_ADDR + 0x110;
+	r.val[UW_I386_ESP] = sp;
+	r.defined = UW_REG_BIT(UW_I386_EIP) | UW_REG_BIT(UW_I386_ESP);
+	st_put(sp, ra, 4);
+	uw_init(&cur, UW_ARCH_I386, &ops, NULL, &r);
+	CHECK("i386 return address after zeros: BAD_RETURN_ADDRESS",
+	      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_BAD_RETURN_ADDRESS && cur.stop.addr == ra);
+	tramp_mem[0x1b] = 0xe8;
+	uw_init(&cur, UW_ARCH_I386, &ops, NULL, &r);
+	CHECK("i386 return address after call rel32: kept", uw_step(&cur) == 1 && uw_pc(&cur) == ra);
+	CHECK("uw_stop_reason_name(BAD_RETURN_ADDRESS)",
+	      !strcmp(uw_stop_reason_name(UW_STOP_BAD_RETURN_ADDRESS), "bad return address"));
+}
+
 int main(void)
 {
 	test_basic_x86_64();
@@ -1167,5 +1256,6 @@ int main(void)
 	test_fp_fallback();
 	test_pt_regs();
 	test_i386_walk();
+	test_return_addresses();
 	return failures ? 1 : 0;
 }
