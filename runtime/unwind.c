@@ -124,23 +124,35 @@ static int stp_uw_maybe_vdso(unsigned long pc)
 	return !img || (pc >= base && pc - base < img->size);
 }
 
-/* The identity of the CFI of an object read from process memory, for the
- * row cache (uw_tables.ident): its build-id, where it is mapped and the
- * address space, so that rows are reused only for the same file at the
- * same place in the same process (no row computed from one process's
- * pages serves another).  0 (not cached) without a build-id. */
-static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
+/* The identity of CFI read from process memory, for the row cache
+ * (uw_tables.ident): what the object is (its build-id's hash, or a tag
+ * for the vdso), where it is mapped and the address space, so that rows
+ * are reused only for the same bytes at the same place in the same
+ * process.  No row computed from one process's pages serves another: a
+ * debugger may have patched them there.  0 = do not cache. */
+static u64 stp_uw_ident(u64 what, unsigned long base)
 {
 	u64 h;
 
-	if (!vm->build_id_len || !current->mm)
+	if (!current->mm)
 		return 0;
-	h = stp_uw_bid_hash(vm->build_id, min_t(unsigned, vm->build_id_len,
-						sizeof(vm->build_id)));
-	h ^= (u64)vm->base * 0x9e3779b97f4a7c15ULL;
+	h = what ^ (u64)base * 0x9e3779b97f4a7c15ULL;
 	h ^= current->mm->context.ctx_id * 0xc2b2ae3d27d4eb4fULL;
 	return h ? h : 1;
 }
+
+/* An object's own tables: named by build-id (none: not cached). */
+static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
+{
+	if (!vm->build_id_len)
+		return 0;
+	return stp_uw_ident(stp_uw_bid_hash(vm->build_id,
+					    min_t(unsigned, vm->build_id_len,
+						  sizeof(vm->build_id))),
+			    vm->base);
+}
+
+#define STP_UW_VDSO_TAG 0x7664736f5f636669ULL	/* "vdso_cfi" */
 
 static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 {
@@ -163,6 +175,7 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 		out->module = "[vdso]";
 		out->pc_lo = host->vdso.start;	/* the core reuses these tables */
 		out->pc_hi = host->vdso.end;	/* while pcs stay in the vdso */
+		out->ident = stp_uw_ident(STP_UW_VDSO_TAG, host->vdso.start);
 		return 0;
 	}
 
@@ -264,24 +277,10 @@ static int stp_uw_find_tables_cached(void *h, uint64_t pc, struct uw_tables *out
 		|| (out->eh_frame.size && !out->eh_frame.data)
 		|| (out->debug_frame.size && !out->debug_frame.data)
 		|| (out->eh_frame_hdr.size && !out->eh_frame.size);
-	if (!remote) {
-		uc->cursor.cache = &uc->rows;
-	} else if (host->vdso.state > 0 && pc >= host->vdso.start
-		   && pc < host->vdso.end && current->mm) {
-		u64 id = current->mm->context.ctx_id;
-
-		if (uc->rows_mm_id != id) {
-			uw_cache_clear(&uc->rows_mm);
-			uc->rows_mm_id = id;
-		}
-		uc->cursor.cache = &uc->rows_mm;
-	} else if (out->ident) {
-		/* An object's own tables in process memory, named by
-		 * build-id, place and mm (stp_uw_tables_ident). */
-		uc->cursor.cache = &uc->rows;
-	} else {
-		uc->cursor.cache = NULL;
-	}
+	/* Tables copied into the module are named by their data pointers;
+	 * tables in process memory (the vdso, objects not named with -d) by
+	 * uw_tables.ident, or not cached without one (stp_uw_ident). */
+	uc->cursor.cache = !remote || out->ident ? &uc->rows : NULL;
 	return 0;
 }
 
@@ -296,7 +295,6 @@ static void stp_uw_row_cache_clear(struct stp_unwind_context *uc)
 	if (!uc->rows_ready)
 		return;
 	uw_cache_clear(&uc->rows);
-	uw_cache_clear(&uc->rows_mm);
 	uc->vdso_saved.state = 0;
 }
 
@@ -334,8 +332,6 @@ static unsigned long _stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 		return 0;
 	if (!uc->rows_ready) {
 		uw_cache_init(&uc->rows, uc->row_entries, STP_UW_ROW_CACHE);
-		uw_cache_init(&uc->rows_mm, uc->row_mm_entries, STP_UW_ROW_CACHE_MM);
-		uc->rows_mm_id = 0;
 		uc->rows_ready = 1;
 	}
 	uc->cursor.max_depth = MAXBACKTRACE;

@@ -205,13 +205,12 @@ struct stp_uw_host {
 /* Row cache (struct uw_cache of the core) of each probe context, kept
  * across unwinds: STP_UW_ROW_CACHE entries (264 bytes each; 0 disables it)
  * for tables the translator copied into the module (-d/--ldd), whose
- * identity (data pointers, bias) names the same CFI bytes in every process;
- * and STP_UW_ROW_CACHE_MM entries for the vdso's tables, read from process
- * memory, valid for one address space only (tagged with the mm's ctx_id,
- * never reused for another mm; cleared when the tag changes).  Tables read
- * from the pages of objects not named with -d share the first cache,
- * keyed also by uw_tables.ident (build-id, place, mm; see unwind.c), and
- * are not cached when the object has no build-id.
+ * identity (data pointers, bias) names the same CFI bytes in every process,
+ * and for tables read from process memory (the vdso, objects not named
+ * with -d), keyed also by uw_tables.ident: what the object is (build-id,
+ * or the vdso), where it is mapped, and the mm, so never reused for
+ * another address space (see stp_uw_ident in unwind.c).  An object
+ * without a build-id is not cached.
  *
  * Size: a sampler over a handful of processes touches a few hundred
  * distinct pcs per CPU (bench/profile-cost.sh: 5 processes, ~14 frames a
@@ -221,9 +220,6 @@ struct stp_uw_host {
  * two) trades memory for misses. */
 #ifndef STP_UW_ROW_CACHE
 #define STP_UW_ROW_CACHE 512
-#endif
-#ifndef STP_UW_ROW_CACHE_MM
-#define STP_UW_ROW_CACHE_MM 16
 #endif
 #define STP_UW_HAVE_ROW_CACHE 1
 
@@ -235,13 +231,11 @@ struct stp_unwind_context {
 					 * deferred rest (udefer.h), or 0 */
 	/* Kept across unwinds (see above; a context is never used by two
 	 * probes at once). */
-	int rows_ready;			/* caches initialised */
-	u64 rows_mm_id;			/* ctx_id of the mm of rows_mm's rows */
-	struct uw_cache rows, rows_mm;
+	int rows_ready;			/* cache initialised */
+	struct uw_cache rows;
 	struct stp_uw_vdso vdso_saved;	/* the vdso of mm vdso_mm_id */
 	u64 vdso_mm_id;
 	struct uw_cache_entry row_entries[STP_UW_ROW_CACHE > 0 ? STP_UW_ROW_CACHE : 1];
-	struct uw_cache_entry row_mm_entries[STP_UW_ROW_CACHE_MM > 0 ? STP_UW_ROW_CACHE_MM : 1];
 };
 
 #else /* !STP_USE_DWARF_UNWINDER */
