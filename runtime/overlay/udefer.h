@@ -101,13 +101,14 @@ static void stp_uw_defer_walk(struct context *c, struct stp_uw_defer *d)
 		d->pc[d->depth++] = pc;
 		pc = _stp_uw_user_next(uc);
 	}
+	if (d->depth > 0)
+		_stp_uw_stop_past_cut(&uc->cursor);
 	d->stop.reason = uc->cursor.stop.reason;
 	d->stop.pc = (unsigned long)uc->cursor.stop.pc;
 	d->stop.addr = (unsigned long)uc->cursor.stop.addr;
 	d->stop.module = NULL;	/* may not outlive the walk */
 	d->stop.frames = d->depth;
-	if (d->stop.reason == UW_STOP_NONE && d->depth == MAXBACKTRACE) {
-		d->stop.reason = UW_STOP_DEPTH_LIMIT;
+	if (d->stop.reason == UW_STOP_DEPTH_LIMIT) {
 		d->stop.pc = d->pc[d->depth - 1];
 		d->stop.addr = d->depth;
 	}

@@ -58,6 +58,20 @@ static const char *_stp_uw_stop_id(int reason)
 	return "unknown";
 }
 
+/* A walk that kept its frames without the core stopping (MAXBACKTRACE
+ * frames kept, or a pc outside user space): does the stack go on?  One
+ * more step tells, and leaves the cursor stopped either way: depth_limit
+ * if it goes on, else why the frame kept last is the outermost. */
+static void _stp_uw_stop_past_cut(struct uw_cursor *cur)
+{
+	if (cur->stop.reason != UW_STOP_NONE)
+		return;
+	if (uw_step(cur) == 1) {
+		cur->max_depth = cur->depth;
+		(void)uw_step(cur);	/* stops: depth limit */
+	}
+}
+
 static void _stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 {
 	struct stp_unwind_cache *cache = &c->uwcache_user;
@@ -80,15 +94,8 @@ static void _stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 	out->frames = n;
 	if (!uc->host.task)	/* no user context (kernel thread...) */
 		return;
-	if (n > 0 && cur->stop.reason == UW_STOP_NONE) {
-		/* The walk ended without the core stopping: MAXBACKTRACE
-		 * frames kept, or a pc outside user space.  Does the stack
-		 * go on? */
-		if (uw_step(cur) == 1) {
-			cur->max_depth = cur->depth;
-			(void)uw_step(cur);	/* stops: depth limit */
-		}
-	}
+	if (n > 0)
+		_stp_uw_stop_past_cut(cur);
 	out->reason = cur->stop.reason;
 	out->pc = (unsigned long)cur->stop.pc;
 	out->addr = (unsigned long)cur->stop.addr;
