@@ -696,19 +696,26 @@ static int uw_step_fp(struct uw_cursor *c, struct uw_regs *next, uint64_t *cfa)
 static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 {
 	uint64_t lookup = (ra - 1) & c->ad->addr_mask;
-	struct uw_tables t = { .module = NULL };
+	const char *module = c->ws.tables.module;
+	uint64_t unreadable;
 
+	/* The common case, first and cheap: still within the tables of
+	 * this frame's module. */
 	if (c->ws.tables_reusable &&
 	    lookup - c->ws.tables.pc_lo < c->ws.tables.pc_hi - c->ws.tables.pc_lo)
 		return 0;
 	c->work++;
-	if (c->ops->find_tables(c->host, lookup, &t) == 0) {
-		c->ws.tables = t;
+	if (c->ops->find_tables(c->host, lookup, &c->ws.tables) == 0) {
 		c->ws.tables.unreadable = 0;
-		c->ws.tables_reusable = t.pc_hi > t.pc_lo;
+		c->ws.tables_reusable = c->ws.tables.pc_hi > c->ws.tables.pc_lo;
 		return 0;
 	}
-	if (t.unreadable)
+	/* Only this frame's module is needed now (for a stop here); the
+	 * next step looks the caller up again. */
+	unreadable = c->ws.tables.unreadable;
+	c->ws.tables = (struct uw_tables){ .module = module };
+	c->ws.tables_reusable = 0;
+	if (unreadable)
 		return 0;
 	return uw_arch_ra_plausible(c, ra) == 0;
 }
