@@ -261,9 +261,9 @@ have_module:
 	return 0;
 }
 
-/* The row cache for the tables find_tables just returned (the core looks
- * in cursor->cache right after find_tables): see STP_UW_ROW_CACHE in
- * unwind/unwind.h. */
+/* The row cache for the tables find_tables returns (the core looks in
+ * cursor->cache for the rows of the tables it last found, until it finds
+ * others): see STP_UW_ROW_CACHE in unwind/unwind.h. */
 static int stp_uw_find_tables_cached(void *h, uint64_t pc, struct uw_tables *out)
 {
 	struct stp_uw_host *host = h;

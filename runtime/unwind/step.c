@@ -691,8 +691,9 @@ static int uw_step_fp(struct uw_cursor *c, struct uw_regs *next, uint64_t *cfa)
  * next step would only say "no unwind data" there.  Judged only where no
  * unwind tables cover ra (tables are the host's word that code is there)
  * and by positive evidence: code read before ra, with no call ending at
- * ra (nor a signal trampoline at it).  Unreadable memory is not judged.  The lookup is the one the next
- * step makes anyway: tables found are kept for it to reuse. */
+ * ra (nor a signal trampoline at it).  Unreadable memory is not judged.
+ * The lookup is the one the next step makes anyway: tables found are kept
+ * for it to reuse. */
 static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 {
 	uint64_t lookup = (ra - 1) & c->ad->addr_mask;
