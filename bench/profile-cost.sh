@@ -11,12 +11,8 @@
 # sample, ours and stock, and ours/stock cycles per frame (stock stops
 # early in 32-bit processes, so per-sample cost there is not comparable).
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-8}
-vm=$top/vm/stapvm
-b=/src/testsuite/kernel.ustack/build
-[ -f "$top/runtime-overlay/.stap-unwind-overlay" ] || { echo "no runtime-overlay: run make" >&2; exit 1; }
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b >/dev/null
+. "$(dirname "$0")/guest-common.sh"
 ds="-d $b/mix-m64 -d $b/mix-m32 -d /usr/bin/sort -d /usr/bin/gzip -d /usr/bin/python3 --ldd"
 for mode in stap stock; do
 	# shellcheck disable=SC2086

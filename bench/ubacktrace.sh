@@ -19,12 +19,8 @@
 # (before the row cache and the direct hex formatting: 0.96 and 0.91).
 # Where the cycles go: bench/ubacktrace-parts.stp.
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-200}
-vm=$top/vm/stapvm
-b=/src/testsuite/kernel.ustack/build
-[ -f "$top/runtime-overlay/.stap-unwind-overlay" ] || { echo "no runtime-overlay: run make" >&2; exit 1; }
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b >/dev/null
+. "$(dirname "$0")/guest-common.sh"
 run() { # run MODE ARGS... -> "ns cycles frames cold_ns cold_cycles"
 	"$vm" "$1" -g -DMAXACTION=1000000 -DSTP_NO_OVERLOAD -d $b/ustack-m64-O2-nofp --ldd \
 		bench/ubacktrace.stp "$n" -c "setarch -R $b/ustack-m64-O2-nofp $2" 2>/dev/null |
