@@ -19,9 +19,15 @@
  *     processes attached at start) rescans; exec's detach of the old
  *     image and the death of the last thread drop the process's record
  *     (tracepoint context: spinlock only, no allocation, no sleeping).
- *   - mremap is not reported by the task finder: a moved executable
- *     mapping is picked up at that process's next rescan (its next
- *     mmap/munmap/mprotect of an executable file mapping, or exec).
+ *   - a worker thread, when the unwinder misses: a pc of a tracked process
+ *     that no mapping of its snapshot covers.  The task finder does not
+ *     report mremap, so a moved executable mapping shows up that way (as
+ *     would any other missed change).  The probe handler only notes the
+ *     process (stp_uw_vma_missed: a static set of STP_UW_VMA_MISS_SLOTS
+ *     pids, at most one request per process per STP_UW_VMA_MISS_INTERVAL,
+ *     so JIT code, which no file backs, costs one rescan a second) and
+ *     kicks the worker through irq_work; the walk at hand stops there with
+ *     no_unwind_data, later ones see the new map.
  * A rescan rebuilds the process's whole list from its mm, so a missed or
  * reordered event is repaired by the next one.
  *
@@ -94,6 +100,9 @@
 #include <linux/elf.h>
 #include <linux/hash.h>
 #include <linux/mman.h>
+#include <linux/irq_work.h>
+#include <linux/workqueue.h>
+#include <linux/pid.h>
 
 #ifndef STP_UW_VMA_MAX_BYTES
 #define STP_UW_VMA_MAX_BYTES	(16UL << 20)
@@ -109,6 +118,12 @@
 #define STP_UW_VMA_PHNUM_MAX	64
 #ifndef STP_UW_VMA_PREFAULT_MAX
 #define STP_UW_VMA_PREFAULT_MAX	(8UL << 20)
+#endif
+#ifndef STP_UW_VMA_MISS_SLOTS
+#define STP_UW_VMA_MISS_SLOTS	16
+#endif
+#ifndef STP_UW_VMA_MISS_INTERVAL
+#define STP_UW_VMA_MISS_INTERVAL	HZ
 #endif
 
 /* One mapped file, shared by every process that maps it. */
@@ -151,6 +166,8 @@ struct stp_uw_proc {
 	pid_t tgid;
 	struct mm_struct *mm;		/* identity only, never dereferenced */
 	struct stp_uw_snap __rcu *snap;
+	unsigned long miss_asked;	/* jiffies of the last rescan asked for
+					 * on a miss (stp_uw_vma_missed); 0 none */
 };
 
 static struct hlist_head stp_uw_proc_hash[STP_UW_VMA_HASH_SIZE];
@@ -261,6 +278,44 @@ static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 out:
 	rcu_read_unlock();
 	return rc;
+}
+
+/* Rescans asked for on a miss: tgids, 0 = free slot. */
+static atomic_t stp_uw_vma_miss_tgid[STP_UW_VMA_MISS_SLOTS];
+static atomic_t stp_uw_vma_miss_asked = ATOMIC_INIT(0);
+static void stp_uw_vma_miss_kick(struct irq_work *iw);
+static struct irq_work stp_uw_vma_miss_irq_work = IRQ_WORK_INIT(stp_uw_vma_miss_kick);
+
+/* The unwinder found no mapping at addr in tsk's process (stp_uw_vma_find
+ * failed): if the process is tracked, ask for a rescan of its map (see the
+ * comment at the top).  Probe context: no lock, no allocation; a request
+ * that finds every slot taken is dropped (the next miss asks again). */
+static void stp_uw_vma_missed(struct task_struct *tsk, unsigned long addr)
+{
+	struct stp_uw_proc *p;
+	unsigned long last, now = jiffies | 1;	/* 0 means never */
+	unsigned i;
+
+	if (!tsk || !tsk->mm || !atomic_read(&stp_uw_vma_active))
+		return;
+	rcu_read_lock();
+	p = stp_uw_proc_find_rcu(tsk->tgid);
+	if (!p || READ_ONCE(p->mm) != tsk->mm)
+		goto out;
+	last = READ_ONCE(p->miss_asked);
+	if (last && time_before(now, last + STP_UW_VMA_MISS_INTERVAL))
+		goto out;
+	if (cmpxchg(&p->miss_asked, last, now) != last)
+		goto out;		/* another CPU asked just now */
+	for (i = 0; i < STP_UW_VMA_MISS_SLOTS; i++) {
+		if (atomic_cmpxchg(&stp_uw_vma_miss_tgid[i], 0, tsk->tgid) == 0) {
+			atomic_inc(&stp_uw_vma_miss_asked);
+			irq_work_queue(&stp_uw_vma_miss_irq_work);
+			break;
+		}
+	}
+out:
+	rcu_read_unlock();
 }
 
 /* ------------------------------------------------------------------ */
@@ -848,6 +903,40 @@ static struct stap_task_finder_target stp_uw_vma_target = {
 };
 #endif
 
+/* The rescans asked for on misses (stp_uw_vma_missed), in a worker: any
+ * process, like module init's scan. */
+static void stp_uw_vma_miss_work_fn(struct work_struct *work)
+{
+	unsigned i;
+
+	for (i = 0; i < STP_UW_VMA_MISS_SLOTS; i++) {
+		pid_t tgid = atomic_xchg(&stp_uw_vma_miss_tgid[i], 0);
+		struct task_struct *t = NULL;
+		struct pid *pid;
+
+		if (!tgid)
+			continue;
+		pid = find_get_pid(tgid);	/* the worker's namespace: init's */
+		if (pid) {
+			t = get_pid_task(pid, PIDTYPE_TGID);
+			put_pid(pid);
+		}
+		if (!t)
+			continue;
+		if (!(t->flags & PF_EXITING))
+			stp_uw_vma_rescan(t);
+		put_task_struct(t);
+	}
+}
+
+static DECLARE_WORK(stp_uw_vma_miss_work, stp_uw_vma_miss_work_fn);
+
+/* irq_work: from any context the probe ran in, to one that may queue work. */
+static void stp_uw_vma_miss_kick(struct irq_work *iw)
+{
+	schedule_work(&stp_uw_vma_miss_work);
+}
+
 /* Scan every process that exists now.  Module init: process context. */
 static void stp_uw_vma_scan_all(void)
 {
@@ -905,6 +994,9 @@ static void stp_uw_vma_done(void)
 	unsigned b;
 
 	atomic_set(&stp_uw_vma_active, 0);
+	/* No probe runs any more: let the last kick and rescan finish. */
+	irq_work_sync(&stp_uw_vma_miss_irq_work);
+	cancel_work_sync(&stp_uw_vma_miss_work);
 	mutex_lock(&stp_uw_vma_rescan_mutex);
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
 	for (b = 0; b < STP_UW_VMA_HASH_SIZE; b++) {
@@ -923,7 +1015,7 @@ static void stp_uw_vma_done(void)
 /* Counters for scripts and tests (tapset/uw_vma.stp). */
 struct stp_uw_vma_stats {
 	long bytes, peak, limit;
-	int procs, objs, maps, refused, rescans;
+	int procs, objs, maps, refused, rescans, miss_asked;
 };
 
 static void stp_uw_vma_get_stats(struct stp_uw_vma_stats *st)
@@ -936,6 +1028,7 @@ static void stp_uw_vma_get_stats(struct stp_uw_vma_stats *st)
 	st->maps = atomic_read(&stp_uw_vma_nmaps);
 	st->refused = atomic_read(&stp_uw_vma_refused);
 	st->rescans = atomic_read(&stp_uw_vma_rescans);
+	st->miss_asked = atomic_read(&stp_uw_vma_miss_asked);
 }
 
 #endif /* STP_UW_VMA_MAP_C */

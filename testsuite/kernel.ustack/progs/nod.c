@@ -16,6 +16,10 @@
  *                     pause until this one gets SIGTERM, which it passes
  *                     on to each child by pid; prints "ready" when all
  *                     exist
+ *   nod move LIB N    dlopen(LIB), then move every mapping of it by one
+ *                     distance with mremap (which the task finder does not
+ *                     report), print "moved LO HI NEWLO", and N times,
+ *                     0.3 s apart, the dl chain through the moved copy
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -24,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,6 +96,58 @@ int main(int argc, char **argv)
 		if (!f)
 			return 3;
 		sink = f();
+	} else if (!strcmp(mode, "move") && argc > 3) {
+		void *h = dlopen(argv[2], RTLD_NOW);
+		unsigned long lo = ~0UL, hi = 0, start[32], end[32], newlo;
+		int (*f)(void);
+		struct stat64 st;
+		char line[1024];
+		int i, n = 0, times = atoi(argv[3]);
+		FILE *maps;
+		void *r;
+
+		if (!h || stat64(argv[2], &st))
+			return 3;
+		f = (int (*)(void))dlsym(h, "nodlib_top");
+		maps = fopen("/proc/self/maps", "r");
+		if (!f || !maps)
+			return 3;
+		while (n < 32 && fgets(line, sizeof(line), maps)) {
+			unsigned long a, b;
+			unsigned long long ino;
+
+			if (sscanf(line, "%lx-%lx %*s %*s %*s %llu", &a, &b, &ino) != 3
+			    || ino != (unsigned long long)st.st_ino)
+				continue;
+			start[n] = a;
+			end[n++] = b;
+			lo = a < lo ? a : lo;
+			hi = b > hi ? b : hi;
+		}
+		fclose(maps);
+		/* A free range for the whole object, then each mapping to its
+		 * place in it: code and data keep their distances, so the
+		 * moved code runs (PLT slots were bound by RTLD_NOW). */
+		r = n ? mmap(NULL, hi - lo, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+		      : MAP_FAILED;
+		if (r == MAP_FAILED)
+			return 3;
+		newlo = (unsigned long)r;
+		for (i = 0; i < n; i++)
+			if (mremap((void *)start[i], end[i] - start[i], end[i] - start[i],
+				   MREMAP_MAYMOVE | MREMAP_FIXED,
+				   (void *)(newlo + (start[i] - lo))) == MAP_FAILED)
+				return 3;
+		f = (int (*)(void))((unsigned long)f - lo + newlo);
+		printf("moved 0x%lx 0x%lx 0x%lx\n", lo, hi, newlo);
+		fflush(stdout);
+		for (i = 0; i < times; i++) {
+			usleep(300000);
+			sink = f();
+		}
+		/* Not exit(): ld.so would run the library's destructors at
+		 * the addresses it was loaded at. */
+		_exit(0);
 	} else if (!strcmp(mode, "fork")) {
 		pid_t p = fork();
 
