@@ -69,7 +69,8 @@
  * wrong frame) and the refusal is counted.  Per process at most
  * STP_UW_VMA_MAX_MAPS executable file mappings (default 1024; more are
  * dropped, highest addresses first).  Besides the budget: the static
- * hash heads (two tables of 2^STP_UW_VMA_HASH_BITS, 8 KiB each) and,
+ * hash heads (two tables of 2^STP_UW_VMA_HASH_BITS, 8 KiB each), the
+ * STP_UW_VMA_MISS_SLOTS pids of rescans asked for on misses, and,
  * transiently during one
  * rescan, a PATH_MAX buffer and STP_UW_VMA_MAX_MAPS * 64 bytes.
  * Typical use: a process record (56 bytes) and a snapshot (40 bytes + 40
