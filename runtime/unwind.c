@@ -221,7 +221,7 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 			return 0;
 		}
 		/* Perhaps a mapping the tracker has not seen move. */
-		stp_uw_vma_missed(host->task, pc);
+		stp_uw_vma_missed(host->task);
 		host->missing = name ? name : "(unknown; retry with -DDEBUG_UNWIND)";
 		return -1;
 	}

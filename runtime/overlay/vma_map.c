@@ -287,11 +287,11 @@ static atomic_t stp_uw_vma_miss_asked = ATOMIC_INIT(0);
 static void stp_uw_vma_miss_kick(struct irq_work *iw);
 static struct irq_work stp_uw_vma_miss_irq_work = IRQ_WORK_INIT(stp_uw_vma_miss_kick);
 
-/* The unwinder found no mapping at addr in tsk's process (stp_uw_vma_find
+/* The unwinder found no mapping for a pc of tsk's process (stp_uw_vma_find
  * failed): if the process is tracked, ask for a rescan of its map (see the
  * comment at the top).  Probe context: no lock, no allocation; a request
  * that finds every slot taken is dropped (the next miss asks again). */
-static void stp_uw_vma_missed(struct task_struct *tsk, unsigned long addr)
+static void stp_uw_vma_missed(struct task_struct *tsk)
 {
 	struct stp_uw_proc *p;
 	unsigned long last, now = jiffies | 1;	/* 0 means never */

@@ -37,9 +37,9 @@ struct stp_uw_mapping {
 static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 			   struct stp_uw_mapping *out);
 
-/* stp_uw_vma_find() found nothing at addr: the map may be out of date (a
- * moved mapping); ask for a rescan.  Probe context. */
-static void stp_uw_vma_missed(struct task_struct *tsk, unsigned long addr);
+/* stp_uw_vma_find() found nothing for a pc of tsk: the map may be out of
+ * date (a moved mapping); ask for a rescan.  Probe context. */
+static void stp_uw_vma_missed(struct task_struct *tsk);
 
 #ifndef STP_UW_VMA_MAP_IMPL
 static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
@@ -48,7 +48,7 @@ static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 	return -ENOENT;
 }
 
-static void stp_uw_vma_missed(struct task_struct *tsk, unsigned long addr)
+static void stp_uw_vma_missed(struct task_struct *tsk)
 {
 }
 #endif

@@ -563,6 +563,30 @@ static void uw_step_cache_store(struct uw_cursor *c, struct uw_cache_entry *e,
 	e->valid = 1;
 }
 
+/* c->ws.tables for the pc looked up: the last frame's if they cover it,
+ * else the host's.  0 = found; -1 = none, and c->ws.tables keep only why
+ * (unreadable, with its module) for the stop report. */
+static inline int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
+{
+	uint64_t unreadable;
+	const char *module;
+
+	if (c->ws.tables_reusable &&
+	    lookup - c->ws.tables.pc_lo < c->ws.tables.pc_hi - c->ws.tables.pc_lo)
+		return 0;
+	if (c->ops->find_tables(c->host, lookup, &c->ws.tables) == 0) {
+		c->ws.tables.unreadable = 0;
+		c->ws.tables_reusable = c->ws.tables.pc_hi > c->ws.tables.pc_lo;
+		return 0;
+	}
+	unreadable = c->ws.tables.unreadable;
+	module = unreadable ? c->ws.tables.module : NULL;
+	c->ws.tables = (struct uw_tables){ .module = module,
+					   .unreadable = unreadable };
+	c->ws.tables_reusable = 0;
+	return -1;
+}
+
 /* Unwind with CFI.  1 = done, 0 = no CFI covers pc, -1 = stopped. */
 static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 		       struct uw_regs *next, uint64_t *cfa, int *signal)
@@ -576,22 +600,8 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 
 	c->work++;
 	c->ws.tables_for_pc = 1;
-	if (c->ws.tables_reusable &&
-	    lookup - c->ws.tables.pc_lo < c->ws.tables.pc_hi - c->ws.tables.pc_lo) {
-		/* The last frame's tables cover this pc too. */
-	} else if (c->ops->find_tables(c->host, lookup, &c->ws.tables) < 0) {
-		/* Keep only why it failed (uw_step reports it). */
-		uint64_t unreadable = c->ws.tables.unreadable;
-		const char *module = unreadable ? c->ws.tables.module : NULL;
-
-		c->ws.tables = (struct uw_tables){ .module = module,
-						   .unreadable = unreadable };
-		c->ws.tables_reusable = 0;
+	if (uw_step_tables(c, lookup) < 0)
 		return 0;
-	} else {
-		c->ws.tables.unreadable = 0;
-		c->ws.tables_reusable = c->ws.tables.pc_hi > c->ws.tables.pc_lo;
-	}
 	uw_step_trace(c, UW_TR_TABLES, c->ws.tables.bias, lookup);
 	link_pc = (lookup - c->ws.tables.bias) & ad->addr_mask;
 	if (c->cache && c->cache->entries) {
@@ -696,27 +706,15 @@ static int uw_step_fp(struct uw_cursor *c, struct uw_regs *next, uint64_t *cfa)
  * for it to reuse. */
 static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 {
-	uint64_t lookup = (ra - 1) & c->ad->addr_mask;
 	const char *module = c->ws.tables.module;
-	uint64_t unreadable;
 
-	/* The common case, first and cheap: still within the tables of
-	 * this frame's module. */
-	if (c->ws.tables_reusable &&
-	    lookup - c->ws.tables.pc_lo < c->ws.tables.pc_hi - c->ws.tables.pc_lo)
+	if (uw_step_tables(c, (ra - 1) & c->ad->addr_mask) == 0)
 		return 0;
 	c->work++;
-	if (c->ops->find_tables(c->host, lookup, &c->ws.tables) == 0) {
-		c->ws.tables.unreadable = 0;
-		c->ws.tables_reusable = c->ws.tables.pc_hi > c->ws.tables.pc_lo;
-		return 0;
-	}
-	/* Only this frame's module is needed now (for a stop here); the
-	 * next step looks the caller up again. */
-	unreadable = c->ws.tables.unreadable;
-	c->ws.tables = (struct uw_tables){ .module = module };
-	c->ws.tables_reusable = 0;
-	if (unreadable)
+	/* A stop here reports this frame's module; the next step (if any)
+	 * looks the caller up again. */
+	c->ws.tables.module = module;
+	if (c->ws.tables.unreadable)
 		return 0;
 	return uw_arch_ra_plausible(c, ra) == 0;
 }
