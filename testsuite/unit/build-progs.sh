@@ -6,6 +6,7 @@
 # libuwt-<arch>-<opt>-<frame>.so through the PLT; static ones link the same
 # code from an archive.  Only out-of-date outputs are rebuilt.
 # usage: build-progs.sh SRCDIR OUTDIR      (SRCDIR = testsuite/unit/progs)
+# UWT_ARCHES: the arches to build (default "64 32"; the guest builds "32").
 set -eu
 src=$1
 out=$2
@@ -53,7 +54,7 @@ build_one() { # build_one CC ARCH OPT FRAME LINK SUFFIX
 }
 
 pids=
-for arch in 64 32; do
+for arch in ${UWT_ARCHES:-64 32}; do
 	for opt in O0 O2 O3; do
 		for frame in fp nofp; do
 			# pie and nopie share one library; build them in sequence.
