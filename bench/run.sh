@@ -32,17 +32,42 @@ done
 sh "$top/testsuite/unit/build-progs.sh" "$top/testsuite/unit/progs" "$progs" 2>/dev/null
 mkdir -p "$out"
 
-echo "== recording snapshots"
-for arch in 64 32; do
-	prog=$progs/uwt-$arch-O2-nofp-pie
-	"$tracer" --label bench$arch --random "$stops" --save "$out/random$arch.snap" --no-ours \
+# record ARCH RUN DIR: snapshots of ARCH's program into DIR, with RUN (a
+# command prefix: "" on the host, the guest's runner) and its tracer/progs.
+record() {
+	arch=$1 run=$2 trc=$3 prg=$4 dir=$5
+	prog=$prg/uwt-$arch-O2-nofp-pie
+	$run "$trc" --label bench$arch --random "$stops" --save "$dir/random$arch.snap" --no-ours \
 		-- "$prog" all 0 50 | tail -1
-	"$tracer" --label bench$arch --step top --save "$out/step$arch.snap" --save-every 20 --no-ours \
+	$run "$trc" --label bench$arch --step top --save "$dir/step$arch.snap" --save-every 20 --no-ours \
 		-- "$prog" all 1 2 | tail -1
-done
+}
+
+# i386 snapshots are recorded where i386 programs run: on the host if it
+# can, otherwise in the stapvm guest (testsuite/unit/i386-place.sh), and
+# replayed here with the guest's files found under the target tree.
+echo "== recording snapshots"
+record 64 "" "$tracer" "$progs" "$out"
+place=$(sh "$top/testsuite/unit/i386-place.sh" "$builddir" | tail -n1)
+snap32="$out/random32.snap $out/step32.snap"
+case $place in
+host)
+	echo "i386: recorded on the host"
+	record 32 "" "$tracer" "$progs" "$out" ;;
+guest\ *)
+	set -- $place
+	gdir=$2 tree=$3
+	echo "i386: recorded in the stapvm guest (the host cannot run i386 programs: ${place#guest $gdir $tree }); files from $tree"
+	mkdir -p "$tree$gdir/bench"
+	record 32 "env STAPVM_TIMEOUT=1800 $top/vm/stapvm guest" "$gdir/uw-trace" "$gdir/progs" "$gdir/bench"
+	snap32="--sysroot=$tree $tree$gdir/bench/random32.snap $tree$gdir/bench/step32.snap" ;;
+*)
+	echo "i386: not measured: ${place#none }"
+	snap32= ;;
+esac
 
 echo "== time (clock_gettime around each unwind, caches warm, $reps repetitions)"
-"$bench" --reps "$reps" "$out"/random64.snap "$out"/step64.snap "$out"/random32.snap "$out"/step32.snap
+"$bench" --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
 
 if ! command -v valgrind >/dev/null 2>&1; then
 	echo "== no valgrind: instructions per frame not measured"
@@ -50,11 +75,16 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 echo "== instructions per frame (callgrind, collected only inside measure_*, after a warm-up pass)"
 for arch in 64 32; do
+	snaps="$out/random64.snap $out/step64.snap"
+	if [ $arch = 32 ]; then
+		[ -n "$snap32" ] || continue
+		snaps=$snap32
+	fi
 	cg=$out/callgrind.$arch.out
 	frames=$(valgrind --tool=callgrind --callgrind-out-file="$cg" --collect-atstart=no \
 		--toggle-collect=measure_ours --toggle-collect=measure_libdw \
 		--toggle-collect=measure_libunwind \
-		"$bench" --callgrind "$out"/random$arch.snap "$out"/step$arch.snap 2>/dev/null |
+		"$bench" --callgrind $snaps 2>/dev/null |
 		sed -n "s/^callgrind x86_$arch: \([a-z]*\) \([0-9]*\) frames/\1 \2/p")
 	callgrind_annotate --inclusive=yes "$cg" 2>/dev/null |
 		sed -n 's/^ *\([0-9,]*\) .*:measure_\([a-z]*\) .*/\2 \1/p' | tr -d , |

@@ -10,11 +10,13 @@
    snapshot regions, then the mapped files) and keeps its own caches warm:
    one Dwfl and one unw_addr_space per memory map, our ELF table cache.
 
-   usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] SNAPSHOT-FILE...
+   usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--sysroot=DIR] SNAPSHOT-FILE...
      --reps N      timed unwinds per snapshot and peer (default 20)
      --no-row-cache  ours without its row cache (struct uw_cache, kept
                    across unwinds like libunwind's UNW_CACHE_GLOBAL and
                    libdw's per-Dwfl CFI caches): every step parses CFI
+     --sysroot=DIR the snapshot files after it name paths found under DIR
+                   (snapshots recorded in the stapvm guest: DIR = its tree)
      --callgrind   one warm-up pass, then one pass per peer in
                    measure_ours / measure_libdw / measure_libunwind (for
                    valgrind --tool=callgrind --collect-atstart=no
@@ -529,21 +531,30 @@ int main(int argc, char **argv)
 			callgrind = true;
 		else if (strcmp(argv[i], "--no-row-cache") == 0)
 			uw_ours_set_row_cache(false);
+		else if (strncmp(argv[i], "--sysroot=", 10) == 0)
+			break; /* a file-list item: see below */
 		else {
-			fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] SNAPSHOT-FILE...\n");
+			fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--sysroot=DIR] SNAPSHOT-FILE...\n");
 			return 2;
 		}
 	}
 	if (i == argc) {
-		fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] SNAPSHOT-FILE...\n");
+		fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--sysroot=DIR] SNAPSHOT-FILE...\n");
 		return 2;
 	}
 	unsetenv("DEBUGINFOD_URLS");
 	/* Ours runs as the kernel runtime runs it: no trace callback. */
 	uw_ours_set_trace(false);
 	elf_cache = uw_elf_cache_new();
-	for (; i < argc; i++)
-		load(argv[i]);
+	/* "--sysroot=DIR" among the files: the files after it name paths
+	   found under DIR here (snapshots recorded in the stapvm guest,
+	   whose files are in the target tree; see snapshot.c).  */
+	for (; i < argc; i++) {
+		if (strncmp(argv[i], "--sysroot=", 10) == 0)
+			setenv("UW_SYSROOT", argv[i] + 10, 1);
+		else
+			load(argv[i]);
+	}
 	printf("uw-bench: %d snapshots, %d distinct memory maps\n", nsamples, nprocs);
 
 	if (callgrind) {

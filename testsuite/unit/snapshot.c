@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #define SNAP_MAGIC 0x50414e53u
-static const char file_magic[8] = "UWSNAP01";
+static const char file_magic[8] __attribute__((nonstring)) = "UWSNAP01";
 
 uint64_t uw_snapshot_pc(const struct uw_snapshot *s)
 {
@@ -46,28 +46,51 @@ static char *read_text_file(const char *path, size_t *len_out)
 	return buf;
 }
 
+/* UW_SYSROOT, when set, is where the snapshot's files are on this machine:
+   snapshots recorded in the stapvm guest name the guest's paths, which the
+   host finds under the target tree (bench/run.sh on a host without i386).  */
+static const char *snapshot_sysroot(void)
+{
+	const char *root = getenv("UW_SYSROOT");
+	return root && *root ? root : "";
+}
+
 int uw_snapshot_parse_maps(struct uw_snapshot *s)
 {
 	if (s->mappings)
 		return 0;
+	const char *root = snapshot_sysroot();
+	size_t rootlen = strlen(root);
 	size_t lines = 1;
 	for (size_t i = 0; i < s->maps_len; i++)
 		lines += s->maps_text[i] == '\n';
 	s->mappings = calloc(lines, sizeof *s->mappings);
-	s->maps_storage = malloc(s->maps_len + 1);
-	memcpy(s->maps_storage, s->maps_text, s->maps_len);
-	s->maps_storage[s->maps_len] = '\0';
+	/* Each line copied with ROOT before an absolute path; NUL-terminated.  */
+	s->maps_storage = malloc(s->maps_len + lines * (rootlen + 1) + 1);
 	s->nmappings = 0;
 
-	char *save = NULL;
-	for (char *line = strtok_r(s->maps_storage, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	char *out = s->maps_storage;
+	const char *text = s->maps_text, *end = text + s->maps_len;
+	while (text < end) { /* bound: one line of the maps text per pass */
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		size_t len = nl ? (size_t)(nl - text) : (size_t)(end - text);
+		char *line = out;
+		memcpy(line, text, len);
+		line[len] = '\0';
+		text += len + (nl != NULL);
 		struct uw_mapping *m = &s->mappings[s->nmappings];
 		int path_at = 0;
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s %" SCNx64 " %*s %*u %n",
-			   &m->start, &m->end, m->perms, &m->offset, &path_at) < 4)
+			   &m->start, &m->end, m->perms, &m->offset, &path_at) < 4) {
 			continue;
+		}
+		if (path_at && line[path_at] == '/' && rootlen) {
+			memmove(line + path_at + rootlen, line + path_at, len - (size_t)path_at + 1);
+			memcpy(line + path_at, root, rootlen);
+			len += rootlen;
+		}
 		m->path = path_at ? line + path_at : "";
+		out += len + 1;
 		s->nmappings++;
 	}
 	return 0;
