@@ -59,7 +59,7 @@ guest\ *)
 	gdir=$2 tree=$3
 	echo "i386: recorded in the stapvm guest (the host cannot run i386 programs: ${place#guest $gdir $tree }); files from $tree"
 	mkdir -p "$tree$gdir/bench"
-	record 32 "env STAPVM_TIMEOUT=1800 $top/vm/stapvm guest" "$gdir/uw-trace" "$gdir/progs" "$gdir/bench"
+	record 32 "env STAPVM_TIMEOUT=1800 STAPVM_TCG_THREAD=multi $top/vm/stapvm guest" "$gdir/uw-trace" "$gdir/progs" "$gdir/bench"
 	snap32="--sysroot=$tree $tree$gdir/bench/random32.snap $tree$gdir/bench/step32.snap" ;;
 *)
 	echo "i386: not measured: ${place#none }"
