@@ -1,11 +1,17 @@
-/* stap-unwind: honest names for user addresses.
+/* stap-unwind: the names of user addresses.
  *
- * SystemTap 5.6 names a user address after the nearest preceding symbol of
- * the module's -d table, however far away ("error_at_line+0x9b59/0x24761"
- * for code that error_at_line's 166 bytes do not contain).  Here a user
- * address is named "symbol+off/size" only when it lies within that
- * symbol's extent [st_value, st_value + st_size); otherwise it is named by
- * its object and file offset, "[/path/of/object+0xOFFSET]".
+ * Every stock function prints SystemTap's own grammar, so that scripts and
+ * tools that parse " 0xADDR : NAME+0xOFF/0xSIZE [PATH]" keep working; two
+ * things differ from SystemTap 5.6.  SIZE is the symbol's own st_size
+ * (stock prints the distance to the next symbol of its table), so an
+ * address that the symbol does not contain -- stock names such an address
+ * after the nearest symbol before it, however far away, e.g.
+ * "error_at_line+0x9b59/0x24761" -- shows OFF >= SIZE.  And objects stock
+ * knows nothing of are named too: every object of the process from its
+ * own .dynsym, and the vdso ("vdso", e.g. "__kernel_vsyscall+0x9/0x14
+ * [vdso]").  With usym_explicit(1) (-DSTP_USYM_EXPLICIT) an address that no
+ * symbol contains is printed as its object and file offset instead,
+ * "[/path/of/object+0xOFFSET]".
  *
  * Where symbols and extents come from:
  *   - modules named with -d/--ldd: the translator's table (names and
@@ -19,7 +25,9 @@
  *     copy_from_user_nofault, every loop bounded).
  * The object containing an address: stp_uw_vma_find() (VMA tracking for
  * every process, vma_map.h), else SystemTap's own vma map (processes the
- * task finder tracks: -c/-x targets and -d modules).
+ * task finder tracks: -c/-x targets and -d modules), else the vdso of the
+ * address space (mm->context); umodname() finds it the same way
+ * (stp_uw_umod_lookup).
  *
  * How it is wired in: the overlay's sym.c (runtime/sym.c), which every
  * module includes, includes this file right after stock's sym.c, and this
@@ -36,7 +44,9 @@
  * those two calls whenever a script uses user symbols or backtraces,
  * the only users of the sizes.
  *
- * Printed forms (flags as in sym.h), with honest symbol / without:
+ * Printed forms (flags as in sym.h): a symbol names the address (by
+ * default also the nearest one before an address no symbol contains) / no
+ * symbol does (explicit form, or no symbol before it at all):
  *   _STP_SYM_FULL    " 0xADDR : name+0xoff/0xsize [path]"  " 0xADDR : [path+0xfoff]"
  *   _STP_SYM_SIMPLE  "name+0xoff [base]"                   "[base+0xfoff]"
  *   _STP_SYM_BRIEF   "name+0xoff"                          "[path+0xfoff]"
@@ -53,7 +63,9 @@
  * noreturn function at the very end of a function (whose return address
  * is the next function's first byte) is named after the caller; the
  * printed address and offset are still those of pc (the offset may then
- * equal the size).
+ * equal the size).  A signal handler's return address, which no call
+ * precedes, is a trampoline's first byte: where no symbol contains pc - 1,
+ * a symbol that starts at pc names it.
  */
 #ifndef STP_UW_USYM_C
 #define STP_UW_USYM_C
@@ -64,6 +76,7 @@
 #include <linux/fs.h>
 #include <linux/vmalloc.h>
 #include <linux/sched.h>
+#include <asm/vdso.h>
 
 /* Not a SystemTap flag: the address is a return address (see above). */
 #define STP_UW_SYM_CALLER	(1 << 24)
@@ -73,7 +86,10 @@ struct stp_uw_usym {
 	const char *path;		/* object, NULL: in no known object */
 	int have_foff;
 	unsigned long foff;		/* file offset of the address */
-	const char *name;		/* honest symbol, or NULL */
+	const char *name;		/* the symbol naming it, or NULL */
+	int contains;			/* 1: the symbol's extent contains the
+					 * address; 0: it is the nearest symbol
+					 * before it (what stock names it after) */
 	unsigned long sym_start, sym_size;
 	struct _stp_module *mod;	/* -d module, if any */
 	unsigned build_id_len;
@@ -407,26 +423,38 @@ static const unsigned long *stp_uw_symsz_of(const struct _stp_module *m)
  * address (a large symbol may start before smaller ones). */
 #define STP_UW_TABLE_LOOKBACK	16
 
-/* The -d table entry whose extent contains rel (table-relative); 0 and
- * u->name etc. filled, or -ENOENT. */
+/* The -d table entry naming rel (table-relative): the one whose extent
+ * contains it (0, u->contains = 1), else the nearest entry before it (1,
+ * u->contains = 0; its st_size, 0 if not known); -ENOENT if none. */
 static int stp_uw_usym_table(struct stp_uw_usym *u, struct _stp_module *m,
 			     unsigned long rel, unsigned long rel_base)
 {
 	const struct _stp_section *sec = &m->sections[0];
 	const unsigned long *sizes = stp_uw_symsz_of(m);
-	unsigned k, n;
+	unsigned k, n, below;
 
 	if (!sizes || sec->num_symbols == 0)
 		return -ENOENT;
-	k = stp_uw_table_lower(sec, rel + 1);	/* first entry > rel */
-	for (n = 0; k > 0 && n < STP_UW_TABLE_LOOKBACK; n++) {
+	below = stp_uw_table_lower(sec, rel + 1);	/* first entry > rel */
+	for (k = below, n = 0; k > 0 && n < STP_UW_TABLE_LOOKBACK; n++) { /* bound: LOOKBACK */
 		k--;
 		if (sizes[k] && rel - sec->symbols[k].addr < sizes[k]
 		    && sec->symbols[k].symbol) {
 			u->name = sec->symbols[k].symbol;
+			u->contains = 1;
 			u->sym_start = sec->symbols[k].addr + rel_base;
 			u->sym_size = sizes[k];
 			return 0;
+		}
+	}
+	for (k = below, n = 0; k > 0 && n < STP_UW_TABLE_LOOKBACK; n++) { /* bound: LOOKBACK */
+		k--;
+		if (sec->symbols[k].symbol) {
+			u->name = sec->symbols[k].symbol;
+			u->contains = 0;
+			u->sym_start = sec->symbols[k].addr + rel_base;
+			u->sym_size = sizes[k];
+			return 1;
 		}
 	}
 	return -ENOENT;
@@ -444,7 +472,7 @@ static int stp_uw_usym_table(struct stp_uw_usym *u, struct _stp_module *m,
  * maps the same file.  Negative answers (no symbol contains it) are kept
  * too.  Objects without a build-id, and names longer than the entry's
  * buffer, are not cached.  Direct-mapped, STP_UW_USYM_CACHE entries of
- * 128 bytes per CPU (32 KiB; 0 turns it off), allocated at module init;
+ * 136 bytes per CPU (34 KiB; 0 turns it off), allocated at module init;
  * used only in probe context, where a CPU runs one probe at a time. */
 #ifndef STP_UW_USYM_CACHE
 #define STP_UW_USYM_CACHE	256	/* a power of two */
@@ -454,7 +482,8 @@ static int stp_uw_usym_table(struct stp_uw_usym *u, struct _stp_module *m,
 struct stp_uw_usym_cached {
 	u64 bid;			/* hash of the build-id; 0: empty */
 	unsigned long rel;		/* lookup address - ELF header address */
-	unsigned long start_rel, size;	/* the symbol; size 0: none */
+	unsigned long start_rel, size;	/* the symbol */
+	unsigned char found, contains;	/* found 0: no symbol names it */
 	char name[STP_UW_USYM_CACHE_NAME];
 };
 
@@ -495,7 +524,7 @@ static void stp_uw_usym_cache_free(void)
 	stp_uw_usym_cache = NULL;
 }
 
-/* 1 and u->name set (or left NULL: no symbol contains it) on a hit. */
+/* 1 and u->name set (or left NULL: no symbol names it) on a hit. */
 static int stp_uw_usym_cache_get(struct stp_uw_usym *u, u64 bid,
 				 unsigned long base, unsigned long lookup)
 {
@@ -506,9 +535,10 @@ static int stp_uw_usym_cache_get(struct stp_uw_usym *u, u64 bid,
 	e = stp_uw_usym_cache_slot(bid, lookup - base);
 	if (e->bid != bid || e->rel != lookup - base)
 		return 0;
-	if (e->size) {
+	if (e->found) {
 		strscpy(u->namebuf, e->name, sizeof(u->namebuf));
 		u->name = u->namebuf;
+		u->contains = e->contains;
 		u->sym_start = base + e->start_rel;
 		u->sym_size = e->size;
 	}
@@ -526,10 +556,76 @@ static void stp_uw_usym_cache_put(const struct stp_uw_usym *u, u64 bid,
 	e = stp_uw_usym_cache_slot(bid, lookup - base);
 	e->bid = bid;
 	e->rel = lookup - base;
+	e->found = !!u->name;
+	e->contains = u->name && u->contains;
 	e->size = u->name ? u->sym_size : 0;
 	e->start_rel = u->name ? u->sym_start - base : 0;
 	if (u->name)
 		strscpy(e->name, u->name, sizeof(e->name));
+}
+
+/* The vdso of task, which SystemTap knows only where a vdso file of
+ * /lib/modules matches it: [*start, *end) from the address space's own
+ * record (the current task only).  0 if addr is in it. */
+static int stp_uw_vdso_range(struct task_struct *task, unsigned long addr,
+			     unsigned long *start, unsigned long *end)
+{
+	const struct vdso_image *img;
+	unsigned long base;
+
+	if (task != current || !task->mm)
+		return -ENOENT;
+	base = (unsigned long)READ_ONCE(task->mm->context.vdso);
+	img = READ_ONCE(task->mm->context.vdso_image);
+	if (!base || !img || addr < base || addr - base >= img->size)
+		return -ENOENT;
+	*start = base;
+	*end = base + img->size;
+	return 0;
+}
+
+/* _stp_umod_lookup() for every object of the process: SystemTap's answer
+ * (objects named with -d, and what its task finder tracks), else the VMA
+ * tracking of every process (stap-unwind/vma_map.c: the object's path),
+ * else the vdso, named "vdso" as SystemTap names it.  The -d module is
+ * returned as SystemTap returns it; *name, *offset (the file offset mapped
+ * at *vm_start) and the range are filled for the others too.  Every later
+ * caller, umodname() included, goes through here (see the end). */
+static struct _stp_module *stp_uw_umod_lookup(unsigned long addr,
+					      struct task_struct *task,
+					      const char **name,
+					      unsigned long *offset,
+					      unsigned long *vm_start,
+					      unsigned long *vm_end)
+{
+	const char *n = NULL;
+	unsigned long off = 0, start = 0, end = 0;
+	struct _stp_module *m;
+	struct stp_uw_mapping map;
+
+	m = _stp_umod_lookup(addr, task, &n, &off, &start, &end);
+	if (!n) {
+		if (_stp_is_compat_task2(task))
+			addr &= 0xffffffffUL;
+		if (stp_uw_vma_find(task, addr, &map) == 0) {
+			n = map.path;
+			off = map.pgoff;
+			start = map.start;
+			end = map.end;
+		} else if (stp_uw_vdso_range(task, addr, &start, &end) == 0) {
+			n = "vdso";
+			off = 0;
+		}
+	}
+	if (name)
+		*name = n;
+	if (offset)
+		*offset = off;
+	if (vm_start)
+		*vm_start = start;
+	if (vm_end)
+		*vm_end = end;
+	return m;
 }
 
 /* What stp_uw_usym_lookup() must find out (the rest costs reads). */
@@ -573,7 +669,7 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 			memcpy(u->build_id, map.build_id, u->build_id_len);
 		}
 	}
-	m = _stp_umod_lookup(addr, task, &name, &offset, &vm_start, &vm_end);
+	m = stp_uw_umod_lookup(addr, task, &name, &offset, &vm_start, &vm_end);
 	if (m && !stp_uw_user_module_p(m))
 		m = NULL;
 	if (!u->path && name) {
@@ -607,7 +703,7 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 
 		table_complete = stp_uw_symsz_of(m) != NULL;
 		if (lookup >= rel_base)
-			stp_uw_usym_table(u, m, lookup - rel_base, rel_base);
+			(void)stp_uw_usym_table(u, m, lookup - rel_base, rel_base);
 	}
 
 	if (!readable || !have_base)
@@ -618,7 +714,7 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 			name_done = 1;
 	}
 	if (((want & STP_UW_USYM_NAME) && !u->name && !table_complete && !name_done)
-	    || (!u->have_foff && (!u->name || (want & STP_UW_USYM_FOFF)))
+	    || (!u->have_foff && (!u->name || !u->contains || (want & STP_UW_USYM_FOFF)))
 	    || ((want & STP_UW_USYM_BUILDID) && !u->build_id_len))
 		have_elf = stp_uw_uelf_scan(&o, base, compat) == 0;
 	if (!have_elf)
@@ -636,7 +732,7 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 			return;		/* not read: nothing to remember */
 		if (stp_uw_udynsym_lookup(&o, compat, &ds, lookup, u->namebuf,
 					  sizeof(u->namebuf), &u->sym_start,
-					  &u->sym_size) == 0)
+					  &u->sym_size, &u->contains) == 0)
 			u->name = u->namebuf;
 		stp_uw_usym_cache_put(u, bid, base, lookup);
 	}
@@ -644,6 +740,18 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 
 /* ------------------------------------------------------------------ */
 /* Printing                                                            */
+
+/* The form of an address that no symbol contains (usym_explicit() in
+ * tapset/usym_form.stp, or stap -DSTP_USYM_EXPLICIT):
+ *   0 (default): SystemTap's grammar, named after the nearest symbol before
+ *     it with that symbol's st_size, "name+0xoff/0xsize [path]", where
+ *     off >= size tells that the address lies beyond the symbol;
+ *   1: the object and file offset, "[path+0xfoff]". */
+#ifdef STP_USYM_EXPLICIT
+static int stp_uw_usym_explicit = 1;
+#else
+static int stp_uw_usym_explicit;
+#endif
 
 static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 			       int flags, struct task_struct *task,
@@ -664,6 +772,21 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 	stp_uw_usym_lookup(task, address,
 			   caller && address ? address - 1 : address,
 			   STP_UW_USYM_NAME, &u);
+	/* A return address that no call precedes: a signal handler's, which
+	 * the kernel set to a trampoline's first byte (the vdso's
+	 * __kernel_sigreturn).  No symbol contains the byte before it; the
+	 * symbol that starts at it names it. */
+	if (caller && address && !u.contains) {
+		struct stp_uw_usym at;
+
+		stp_uw_usym_lookup(task, address, address, STP_UW_USYM_NAME, &at);
+		if (at.name && at.contains && at.sym_start == (_stp_is_compat_task2(task)
+							       ? address & 0xffffffffUL : address)) {
+			u = at;
+			if (u.name == at.namebuf)
+				u.name = u.namebuf;
+		}
+	}
 	if (_stp_is_compat_task2(task))
 		address &= 0xffffffffUL;
 	pre = (flags & _STP_SYM_PRE_SPACE) ? " " : "";
@@ -671,7 +794,7 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 		? " (inexact)" : "";
 	post = (flags & _STP_SYM_POST_SPACE) ? " "
 		: (flags & _STP_SYM_NEWLINE) ? "\n" : "";
-	name = u.name;
+	name = u.contains || !stp_uw_usym_explicit ? u.name : NULL;
 	if (name && name[0] == '.')
 		name++;
 	if (name)
@@ -766,8 +889,10 @@ static long long stp_uw_umodoffset(unsigned long addr)
 	return u.path && u.have_foff ? (long long)u.foff : -1;
 }
 
-/* Every later caller names user addresses through the functions above. */
+/* Every later caller names user addresses, and finds their objects,
+ * through the functions above. */
 #define _stp_snprint_addr stp_uw_snprint_addr
 #define _stp_print_addr stp_uw_print_addr
+#define _stp_umod_lookup stp_uw_umod_lookup
 
 #endif /* STP_UW_USYM_C */

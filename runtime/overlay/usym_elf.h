@@ -383,28 +383,38 @@ static int stp_uw_ustr(char *buf, unsigned max, unsigned long addr,
 	return got ? 0 : -EFAULT;
 }
 
-/* The defined function or object symbol of .dynsym whose extent
- * [st_value, st_value + st_size) contains runtime address addr; a global
- * one is preferred to local or weak aliases.  Fills name (NUL-terminated,
- * possibly truncated), *start (runtime) and *size.  -ENOENT if none. */
+/* The defined function or object symbol of .dynsym that names runtime
+ * address addr: the one whose extent [st_value, st_value + st_size)
+ * contains it (*contains = 1), or else the nearest one starting at or
+ * before it (*contains = 0: what SystemTap names such an address after);
+ * a global symbol is preferred to local or weak aliases.  Fills name
+ * (NUL-terminated, possibly truncated), *start (runtime) and *size (its
+ * st_size).  -ENOENT if no symbol starts at or before addr. */
 static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 				 const struct stp_uw_udynsym *ds,
 				 unsigned long addr, char *name, unsigned max,
-				 unsigned long *start, unsigned long *size)
+				 unsigned long *start, unsigned long *size,
+				 int *contains)
 {
 	union { Elf64_Sym s64[16]; Elf32_Sym s32[16]; } b;
 	unsigned long i, entsz = o->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	unsigned long best_name = 0, best_start = 0, best_size = 0;
-	int found = 0, best_global = 0;
+	/* [0]: containing, [1]: nearest before */
+	unsigned long best_name[2] = { 0, 0 }, best_start[2] = { 0, 0 };
+	unsigned long best_size[2] = { 0, 0 };
+	int found[2] = { 0, 0 }, best_global[2] = { 0, 0 }, k;
 
 	for (i = 0; i < ds->nsyms; i += 16) {	/* bound: MAX_SYMS / 16 */
 		unsigned long cnt = min(ds->nsyms - i, 16UL), j;
 
-		if (stp_uw_uread(&b, ds->symtab + i * entsz, cnt * entsz, compat))
-			return found ? 0 : -EFAULT;
+		if (stp_uw_uread(&b, ds->symtab + i * entsz, cnt * entsz, compat)) {
+			if (found[0] || found[1])
+				break;
+			return -EFAULT;
+		}
 		for (j = 0; j < cnt; j++) {
 			unsigned long value, sz, nm, s;
 			unsigned info, shndx, type, bind;
+			int global;
 
 			if (o->is64) {
 				value = b.s64[j].st_value; sz = b.s64[j].st_size;
@@ -417,31 +427,37 @@ static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 			}
 			type = ELF_ST_TYPE(info);
 			bind = ELF_ST_BIND(info);
-			if (shndx == SHN_UNDEF || shndx >= SHN_LORESERVE || sz == 0
+			if (shndx == SHN_UNDEF || shndx >= SHN_LORESERVE
 			    || (type != STT_FUNC && type != STT_OBJECT
-				&& type != STT_GNU_IFUNC))
+				&& type != STT_GNU_IFUNC) || nm >= ds->strsz)
 				continue;
 			s = value + o->bias;
-			if (addr < s || addr - s >= sz || nm >= ds->strsz)
+			if (addr < s)
 				continue;
-			if (found && (best_global || bind != STB_GLOBAL))
+			global = bind == STB_GLOBAL;
+			k = sz && addr - s < sz ? 0 : 1;
+			if (found[k] && (k == 1 ? s < best_start[1] ||
+					 (s == best_start[1] && (best_global[1] || !global))
+					 : best_global[0] || !global))
 				continue;
-			found = 1;
-			best_global = bind == STB_GLOBAL;
-			best_name = nm;
-			best_start = s;
-			best_size = sz;
+			found[k] = 1;
+			best_global[k] = global;
+			best_name[k] = nm;
+			best_start[k] = s;
+			best_size[k] = sz;
 		}
-		if (found && best_global)
+		if (found[0] && best_global[0])
 			break;
 	}
-	if (!found)
+	k = found[0] ? 0 : 1;
+	if (!found[k])
 		return -ENOENT;
-	if (stp_uw_ustr(name, max, ds->strtab + best_name,
+	if (stp_uw_ustr(name, max, ds->strtab + best_name[k],
 			ds->strtab + ds->strsz, compat) || name[0] == '\0')
 		return -EFAULT;
-	*start = best_start;
-	*size = best_size;
+	*start = best_start[k];
+	*size = best_size[k];
+	*contains = k == 0;
 	return 0;
 }
 
