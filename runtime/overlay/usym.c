@@ -424,10 +424,13 @@ static const unsigned long *stp_uw_symsz_of(const struct _stp_module *m)
 #define STP_UW_TABLE_LOOKBACK	16
 
 /* The -d table entry naming rel (table-relative): the one whose extent
- * contains it (0, u->contains = 1), else the nearest entry before it (1,
+ * contains it (0, u->contains = 1), else, for the byte before a return
+ * address (caller), one that starts at that address (0, u->contains = 1:
+ * a signal trampoline), else the nearest entry before it (1,
  * u->contains = 0; its st_size, 0 if not known); -ENOENT if none. */
 static int stp_uw_usym_table(struct stp_uw_usym *u, struct _stp_module *m,
-			     unsigned long rel, unsigned long rel_base)
+			     unsigned long rel, unsigned long rel_base,
+			     int caller)
 {
 	const struct _stp_section *sec = &m->sections[0];
 	const unsigned long *sizes = stp_uw_symsz_of(m);
@@ -446,6 +449,14 @@ static int stp_uw_usym_table(struct stp_uw_usym *u, struct _stp_module *m,
 			u->sym_size = sizes[k];
 			return 0;
 		}
+	}
+	if (caller && below < sec->num_symbols && sizes[below]
+	    && sec->symbols[below].addr == rel + 1 && sec->symbols[below].symbol) {
+		u->name = sec->symbols[below].symbol;
+		u->contains = 1;
+		u->sym_start = sec->symbols[below].addr + rel_base;
+		u->sym_size = sizes[below];
+		return 0;
 	}
 	for (k = below, n = 0; k > 0 && n < STP_UW_TABLE_LOOKBACK; n++) { /* bound: LOOKBACK */
 		k--;
@@ -481,7 +492,8 @@ static int stp_uw_usym_table(struct stp_uw_usym *u, struct _stp_module *m,
 
 struct stp_uw_usym_cached {
 	u64 bid;			/* hash of the build-id; 0: empty */
-	unsigned long rel;		/* lookup address - ELF header address */
+	unsigned long rel;		/* key: (lookup address - ELF header
+					 * address) << 1 | 1 for a caller */
 	unsigned long start_rel, size;	/* the symbol */
 	unsigned char found, contains;	/* found 0: no symbol names it */
 	char name[STP_UW_USYM_CACHE_NAME];
@@ -526,14 +538,14 @@ static void stp_uw_usym_cache_free(void)
 
 /* 1 and u->name set (or left NULL: no symbol names it) on a hit. */
 static int stp_uw_usym_cache_get(struct stp_uw_usym *u, u64 bid,
-				 unsigned long base, unsigned long lookup)
+				 unsigned long base, unsigned long key)
 {
 	struct stp_uw_usym_cached *e;
 
 	if (!stp_uw_usym_cache || !bid)
 		return 0;
-	e = stp_uw_usym_cache_slot(bid, lookup - base);
-	if (e->bid != bid || e->rel != lookup - base)
+	e = stp_uw_usym_cache_slot(bid, key);
+	if (e->bid != bid || e->rel != key)
 		return 0;
 	if (e->found) {
 		strscpy(u->namebuf, e->name, sizeof(u->namebuf));
@@ -546,16 +558,16 @@ static int stp_uw_usym_cache_get(struct stp_uw_usym *u, u64 bid,
 }
 
 static void stp_uw_usym_cache_put(const struct stp_uw_usym *u, u64 bid,
-				  unsigned long base, unsigned long lookup)
+				  unsigned long base, unsigned long key)
 {
 	struct stp_uw_usym_cached *e;
 
 	if (!stp_uw_usym_cache || !bid
 	    || (u->name && strlen(u->name) >= sizeof(e->name)))
 		return;
-	e = stp_uw_usym_cache_slot(bid, lookup - base);
+	e = stp_uw_usym_cache_slot(bid, key);
 	e->bid = bid;
-	e->rel = lookup - base;
+	e->rel = key;
 	e->found = !!u->name;
 	e->contains = u->name && u->contains;
 	e->size = u->name ? u->sym_size : 0;
@@ -649,6 +661,7 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 	int readable = task == current && task->mm, table_complete = 0;
 	int name_done = 0;		/* the name came from the cache */
 	u64 bid = 0;
+	unsigned long ckey;		/* the name cache's key */
 
 	memset(u, 0, offsetof(struct stp_uw_usym, namebuf));
 	u->namebuf[0] = '\0';
@@ -703,14 +716,18 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 
 		table_complete = stp_uw_symsz_of(m) != NULL;
 		if (lookup >= rel_base)
-			(void)stp_uw_usym_table(u, m, lookup - rel_base, rel_base);
+			(void)stp_uw_usym_table(u, m, lookup - rel_base, rel_base,
+						lookup != addr);
 	}
 
 	if (!readable || !have_base)
 		return;
+	/* A caller's name may be a symbol starting at addr: not the same
+	 * answer as for lookup itself. */
+	ckey = (lookup - base) << 1 | (lookup != addr);
 	if ((want & STP_UW_USYM_NAME) && !u->name && !table_complete && u->build_id_len) {
 		bid = stp_uw_bid_hash(u->build_id, u->build_id_len);
-		if (stp_uw_usym_cache_get(u, bid, base, lookup))
+		if (stp_uw_usym_cache_get(u, bid, base, ckey))
 			name_done = 1;
 	}
 	if (((want & STP_UW_USYM_NAME) && !u->name && !table_complete && !name_done)
@@ -730,11 +747,12 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 
 		if (stp_uw_udynsym_find(&o, compat, &ds) != 0)
 			return;		/* not read: nothing to remember */
-		if (stp_uw_udynsym_lookup(&o, compat, &ds, lookup, u->namebuf,
+		if (stp_uw_udynsym_lookup(&o, compat, &ds, lookup,
+					  lookup != addr ? addr : 0, u->namebuf,
 					  sizeof(u->namebuf), &u->sym_start,
 					  &u->sym_size, &u->contains) == 0)
 			u->name = u->namebuf;
-		stp_uw_usym_cache_put(u, bid, base, lookup);
+		stp_uw_usym_cache_put(u, bid, base, ckey);
 	}
 }
 
@@ -742,7 +760,7 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 /* Printing                                                            */
 
 /* The form of an address that no symbol contains (usym_explicit() in
- * tapset/usym_form.stp, or stap -DSTP_USYM_EXPLICIT):
+ * tapset/usym_explicit.stp, or stap -DSTP_USYM_EXPLICIT):
  *   0 (default): SystemTap's grammar, named after the nearest symbol before
  *     it with that symbol's st_size, "name+0xoff/0xsize [path]", where
  *     off >= size tells that the address lies beyond the symbol;
@@ -772,21 +790,6 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 	stp_uw_usym_lookup(task, address,
 			   caller && address ? address - 1 : address,
 			   STP_UW_USYM_NAME, &u);
-	/* A return address that no call precedes: a signal handler's, which
-	 * the kernel set to a trampoline's first byte (the vdso's
-	 * __kernel_sigreturn).  No symbol contains the byte before it; the
-	 * symbol that starts at it names it. */
-	if (caller && address && !u.contains) {
-		struct stp_uw_usym at;
-
-		stp_uw_usym_lookup(task, address, address, STP_UW_USYM_NAME, &at);
-		if (at.name && at.contains && at.sym_start == (_stp_is_compat_task2(task)
-							       ? address & 0xffffffffUL : address)) {
-			u = at;
-			if (u.name == at.namebuf)
-				u.name = u.namebuf;
-		}
-	}
 	if (_stp_is_compat_task2(task))
 		address &= 0xffffffffUL;
 	pre = (flags & _STP_SYM_PRE_SPACE) ? " " : "";

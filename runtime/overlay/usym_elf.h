@@ -385,29 +385,33 @@ static int stp_uw_ustr(char *buf, unsigned max, unsigned long addr,
 
 /* The defined function or object symbol of .dynsym that names runtime
  * address addr: the one whose extent [st_value, st_value + st_size)
- * contains it (*contains = 1), or else the nearest one starting at or
- * before it (*contains = 0: what SystemTap names such an address after);
- * a global symbol is preferred to local or weak aliases.  Fills name
+ * contains it (*contains = 1); else one that starts at starts_at, when
+ * that is not 0 (*contains = 1: the caller looks up a return address's
+ * byte before it, and a signal handler's return address starts a
+ * trampoline); else the nearest one starting at or before addr
+ * (*contains = 0: what SystemTap names such an address after).  A global
+ * symbol is preferred to local or weak aliases.  Fills name
  * (NUL-terminated, possibly truncated), *start (runtime) and *size (its
- * st_size).  -ENOENT if no symbol starts at or before addr. */
+ * st_size).  -ENOENT if none of these exists. */
 static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 				 const struct stp_uw_udynsym *ds,
-				 unsigned long addr, char *name, unsigned max,
+				 unsigned long addr, unsigned long starts_at,
+				 char *name, unsigned max,
 				 unsigned long *start, unsigned long *size,
 				 int *contains)
 {
 	union { Elf64_Sym s64[16]; Elf32_Sym s32[16]; } b;
 	unsigned long i, entsz = o->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	/* [0]: containing, [1]: nearest before */
-	unsigned long best_name[2] = { 0, 0 }, best_start[2] = { 0, 0 };
-	unsigned long best_size[2] = { 0, 0 };
-	int found[2] = { 0, 0 }, best_global[2] = { 0, 0 }, k;
+	/* [0]: containing, [1]: nearest before, [2]: starting at starts_at */
+	unsigned long best_name[3] = { 0, 0, 0 }, best_start[3] = { 0, 0, 0 };
+	unsigned long best_size[3] = { 0, 0, 0 };
+	int found[3] = { 0, 0, 0 }, best_global[3] = { 0, 0, 0 }, k;
 
 	for (i = 0; i < ds->nsyms; i += 16) {	/* bound: MAX_SYMS / 16 */
 		unsigned long cnt = min(ds->nsyms - i, 16UL), j;
 
 		if (stp_uw_uread(&b, ds->symtab + i * entsz, cnt * entsz, compat)) {
-			if (found[0] || found[1])
+			if (found[0] || found[1] || found[2])
 				break;
 			return -EFAULT;
 		}
@@ -432,13 +436,16 @@ static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 				&& type != STT_GNU_IFUNC) || nm >= ds->strsz)
 				continue;
 			s = value + o->bias;
-			if (addr < s)
-				continue;
 			global = bind == STB_GLOBAL;
-			k = sz && addr - s < sz ? 0 : 1;
+			if (starts_at && s == starts_at && sz)
+				k = 2;
+			else if (addr < s)
+				continue;
+			else
+				k = sz && addr - s < sz ? 0 : 1;
 			if (found[k] && (k == 1 ? s < best_start[1] ||
 					 (s == best_start[1] && (best_global[1] || !global))
-					 : best_global[0] || !global))
+					 : best_global[k] || !global))
 				continue;
 			found[k] = 1;
 			best_global[k] = global;
@@ -449,7 +456,7 @@ static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 		if (found[0] && best_global[0])
 			break;
 	}
-	k = found[0] ? 0 : 1;
+	k = found[0] ? 0 : found[2] ? 2 : 1;
 	if (!found[k])
 		return -ENOENT;
 	if (stp_uw_ustr(name, max, ds->strtab + best_name[k],
@@ -457,7 +464,7 @@ static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 		return -EFAULT;
 	*start = best_start[k];
 	*size = best_size[k];
-	*contains = k == 0;
+	*contains = k != 1;
 	return 0;
 }
 
