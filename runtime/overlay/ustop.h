@@ -40,24 +40,6 @@ struct stp_uw_stop_info {
 	unsigned frames;	/* frames in the walk */
 };
 
-/* Short names (script-friendly: no spaces). */
-static const char *_stp_uw_stop_id(int reason)
-{
-	switch (reason) {
-	case UW_STOP_NONE:		return "none";
-	case UW_STOP_END_OF_STACK:	return "end_of_stack";
-	case UW_STOP_NO_UNWIND_DATA:	return "no_unwind_data";
-	case UW_STOP_MEMORY_UNREADABLE:	return "memory_unreadable";
-	case UW_STOP_REG_UNDEFINED:	return "reg_undefined";
-	case UW_STOP_BAD_CFI:		return "bad_cfi";
-	case UW_STOP_DEPTH_LIMIT:	return "depth_limit";
-	case UW_STOP_NO_PROGRESS:	return "no_progress";
-	case UW_STOP_BAD_ARGUMENT:	return "bad_argument";
-	case UW_STOP_BAD_RETURN_ADDRESS: return "bad_return_address";
-	}
-	return "unknown";
-}
-
 /* A walk that kept its frames without the core stopping (MAXBACKTRACE
  * frames kept, or a pc outside user space): does the stack go on?  One
  * more step tells, and leaves the cursor stopped either way: depth_limit
@@ -118,40 +100,24 @@ static void _stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 static void _stp_uw_stop_format(char *buf, size_t size,
 				const struct stp_uw_stop_info *s)
 {
+	enum uw_stop_detail form;
+	const char *key;
 	int len;
 
 	if (size == 0)
 		return;
-	len = scnprintf(buf, size, "%s", _stp_uw_stop_id(s->reason));
+	len = scnprintf(buf, size, "%s", uw_stop_reason_id(s->reason));
 	if (s->reason == UW_STOP_NONE)
 		return;
 	if (s->pc)
 		len += scnprintf(buf + len, size - len, " pc=0x%lx", s->pc);
 	if (s->module)
 		len += scnprintf(buf + len, size - len, " module=%s", s->module);
-	switch (s->reason) {
-	case UW_STOP_NO_UNWIND_DATA:
-	case UW_STOP_MEMORY_UNREADABLE:
-		len += scnprintf(buf + len, size - len, " addr=0x%lx", s->addr);
-		break;
-	case UW_STOP_REG_UNDEFINED:
-		len += scnprintf(buf + len, size - len, " reg=%lu", s->addr);
-		break;
-	case UW_STOP_BAD_CFI:
-		len += scnprintf(buf + len, size - len, " cfi=0x%lx", s->addr);
-		break;
-	case UW_STOP_DEPTH_LIMIT:
-		len += scnprintf(buf + len, size - len, " frames=%lu", s->addr);
-		break;
-	case UW_STOP_NO_PROGRESS:
-		len += scnprintf(buf + len, size - len, " cfa=0x%lx", s->addr);
-		break;
-	case UW_STOP_BAD_RETURN_ADDRESS:
-		len += scnprintf(buf + len, size - len, " ra=0x%lx", s->addr);
-		break;
-	default:
-		break;
-	}
+	key = uw_stop_reason_detail(s->reason, &form);
+	if (form == UW_STOP_DETAIL_HEX)
+		scnprintf(buf + len, size - len, " %s=0x%lx", key, s->addr);
+	else if (form == UW_STOP_DETAIL_DEC)
+		scnprintf(buf + len, size - len, " %s=%lu", key, s->addr);
 }
 
 /* "<stop: ...>" for s as one more line of a listing printed with

@@ -5,6 +5,18 @@
  */
 #include "uw_internal.h"
 
+#define UW_SAME		{ .kind = UW_RULE_SAME_VALUE }
+#define UW_IS_CFA	{ .kind = UW_RULE_VAL_OFFSET, .offset = 0 }
+#define UW_AT_CFA(off)	{ .kind = UW_RULE_OFFSET, .offset = (off) }
+
+/* x86_64: psABI 3.2.1 (rbx, rbp, r12-r15 callee-saved), as elfutils'
+ * backends/x86_64_initreg / x86_64_abi_cfi say it. */
+#define UW_X86_64_ABI_RULES_BUT_BP					\
+	[UW_X86_64_RBX] = UW_SAME,					\
+	[UW_X86_64_R12] = UW_SAME, [UW_X86_64_R13] = UW_SAME,		\
+	[UW_X86_64_R14] = UW_SAME, [UW_X86_64_R15] = UW_SAME,		\
+	[UW_X86_64_RSP] = UW_IS_CFA
+
 static const struct uw_arch_desc uw_arch_x86_64 = {
 	.arch = UW_ARCH_X86_64,
 	.nregs = UW_X86_64_NREGS,
@@ -14,7 +26,22 @@ static const struct uw_arch_desc uw_arch_x86_64 = {
 	.fp_reg = UW_X86_64_RBP,
 	.callee_saved = UW_X86_64_CALLEE_SAVED,
 	.addr_mask = ~(uint64_t)0,
+	.abi_row = { .rule = { UW_X86_64_ABI_RULES_BUT_BP,
+			       [UW_X86_64_RBP] = UW_SAME } },
+	.fp_row = {
+		.cfa_kind = UW_CFA_REG_OFFSET,
+		.cfa_reg = UW_X86_64_RBP,
+		.cfa_offset = 16,
+		.rule = { UW_X86_64_ABI_RULES_BUT_BP,
+			  [UW_X86_64_RBP] = UW_AT_CFA(-16),
+			  [UW_X86_64_RIP] = UW_AT_CFA(-8) },
+	},
 };
+
+/* i386: SysV i386 psABI (ebx, esi, edi, ebp callee-saved). */
+#define UW_I386_ABI_RULES_BUT_BP					\
+	[UW_I386_EBX] = UW_SAME, [UW_I386_ESI] = UW_SAME,		\
+	[UW_I386_EDI] = UW_SAME, [UW_I386_ESP] = UW_IS_CFA
 
 static const struct uw_arch_desc uw_arch_i386 = {
 	.arch = UW_ARCH_I386,
@@ -25,6 +52,16 @@ static const struct uw_arch_desc uw_arch_i386 = {
 	.fp_reg = UW_I386_EBP,
 	.callee_saved = UW_I386_CALLEE_SAVED,
 	.addr_mask = 0xffffffffu,
+	.abi_row = { .rule = { UW_I386_ABI_RULES_BUT_BP,
+			       [UW_I386_EBP] = UW_SAME } },
+	.fp_row = {
+		.cfa_kind = UW_CFA_REG_OFFSET,
+		.cfa_reg = UW_I386_EBP,
+		.cfa_offset = 8,
+		.rule = { UW_I386_ABI_RULES_BUT_BP,
+			  [UW_I386_EBP] = UW_AT_CFA(-8),
+			  [UW_I386_EIP] = UW_AT_CFA(-4) },
+	},
 };
 
 UW_INTERNAL const struct uw_arch_desc *uw_arch_get(enum uw_arch arch)
@@ -135,19 +172,19 @@ static enum uw_arch_tramp uw_arch_trampoline(struct uw_cursor *c, uint64_t pc)
 	uint8_t code[UW_X86_64_RESTORE_RT_LEN];
 
 	if (c->ad->arch == UW_ARCH_X86_64) {
-		if (c->ops->read_mem(c->host, pc, code, sizeof(restore_rt)) == 0 &&
+		if (uw_peek(c, pc, code, sizeof(restore_rt)) &&
 		    uw_arch_match(code, restore_rt, sizeof(restore_rt)))
 			return UW_TRAMP_X86_64_RT;
 		return UW_TRAMP_NONE;
 	}
-	if (c->ops->read_mem(c->host, pc, code, sizeof(sigreturn)) == 0 &&
+	if (uw_peek(c, pc, code, sizeof(sigreturn)) &&
 	    uw_arch_match(code, sigreturn, sizeof(sigreturn)))
 		return UW_TRAMP_I386_SIGRETURN;
-	if (c->ops->read_mem(c->host, (pc - 1) & c->ad->addr_mask, code,
-			     sizeof(sigreturn)) == 0 &&
+	if (uw_peek(c, (pc - 1) & c->ad->addr_mask, code,
+			     sizeof(sigreturn)) &&
 	    uw_arch_match(code, sigreturn, sizeof(sigreturn)))
 		return UW_TRAMP_I386_SIGRETURN_POPPED;
-	if (c->ops->read_mem(c->host, pc, code, sizeof(rt_sigreturn)) == 0 &&
+	if (uw_peek(c, pc, code, sizeof(rt_sigreturn)) &&
 	    uw_arch_match(code, rt_sigreturn, sizeof(rt_sigreturn)))
 		return UW_TRAMP_I386_RT;
 	return UW_TRAMP_NONE;
@@ -223,8 +260,7 @@ UW_INTERNAL int uw_arch_ra_plausible(struct uw_cursor *c, uint64_t ra)
 	unsigned k;
 
 	if (ra < sizeof(b) ||
-	    c->ops->read_mem(c->host, (ra - sizeof(b)) & c->ad->addr_mask,
-			     b, sizeof(b)) < 0)
+	    !uw_peek(c, (ra - sizeof(b)) & c->ad->addr_mask, b, sizeof(b)))
 		return -1;
 	if (b[8 - 5] == 0xe8)
 		return 1;

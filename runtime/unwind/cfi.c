@@ -83,7 +83,7 @@ static int uw_cfi_skip_encoded(struct uw_reader *r, uint8_t enc)
 	uint64_t dummy;
 	int size;
 
-	if ((enc & UW_PE_APPL) == UW_PE_ALIGNED) {
+	if ((enc & DW_EH_PE_APPL_MASK) == DW_EH_PE_aligned) {
 		uint64_t field = r->sec->addr + r->pos;
 
 		if (uw_rd_skip(r, (0 - field) & (uint64_t)(r->addr_size - 1)) < 0)
@@ -186,8 +186,8 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 	if (cie->ra_reg >= UW_NREGS)
 		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
 
-	cie->fde_enc = UW_PE_ABSPTR;
-	cie->lsda_enc = UW_PE_OMIT;
+	cie->fde_enc = DW_EH_PE_absptr;
+	cie->lsda_enc = DW_EH_PE_omit;
 	if (aug[0] == 'z') {
 		cie->has_z = 1;
 		if (uw_rd_uleb(&r, &v) < 0)
@@ -224,7 +224,7 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
 	}
 	if (uw_encoded_size(cie->fde_enc, cie->addr_size) < 0 ||
-	    cie->fde_enc == UW_PE_OMIT)
+	    cie->fde_enc == DW_EH_PE_omit)
 		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
 
 	cie->insn_pos = r.pos;
@@ -263,7 +263,7 @@ static int uw_cfi_parse_fde(struct uw_cursor *c, const struct uw_section *sec,
 	if (uw_rd_encoded(&r, c->ws.cie.fde_enc, &fde->pc_begin) < 0)
 		return -1;
 	/* The range is a plain number in the same format. */
-	if (uw_rd_encoded(&r, c->ws.cie.fde_enc & UW_PE_FORMAT, &range) < 0)
+	if (uw_rd_encoded(&r, c->ws.cie.fde_enc & DW_EH_PE_FORMAT_MASK, &range) < 0)
 		return -1;
 	fde->pc_end = (fde->pc_begin + range) & c->ad->addr_mask;
 	if (fde->pc_end < fde->pc_begin)	/* wraps: clamp */
@@ -331,7 +331,7 @@ static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc)
 	if (uw_rd_u8(&r, &version) < 0 || uw_rd_u8(&r, &ptr_enc) < 0 ||
 	    uw_rd_u8(&r, &count_enc) < 0 || uw_rd_u8(&r, &table_enc) < 0)
 		return -1;
-	if (version != 1 || ptr_enc == UW_PE_OMIT)
+	if (version != 1 || ptr_enc == DW_EH_PE_omit)
 		return 2;
 	if (uw_rd_encoded(&r, ptr_enc, &eh_frame_ptr) < 0)
 		return -1;
@@ -340,9 +340,9 @@ static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc)
 		t->eh_frame.addr = eh_frame_ptr;
 		t->eh_frame.size = UW_EH_FRAME_UNKNOWN_SIZE;
 	}
-	if (count_enc == UW_PE_OMIT || table_enc == UW_PE_OMIT ||
-	    (table_enc & UW_PE_INDIRECT) ||
-	    (table_enc & UW_PE_APPL) == UW_PE_ALIGNED)
+	if (count_enc == DW_EH_PE_omit || table_enc == DW_EH_PE_omit ||
+	    (table_enc & DW_EH_PE_indirect) ||
+	    (table_enc & DW_EH_PE_APPL_MASK) == DW_EH_PE_aligned)
 		return 2;
 	esize = uw_encoded_size(table_enc, c->ad->addr_size);
 	if (esize <= 0)

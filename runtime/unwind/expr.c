@@ -12,56 +12,6 @@
  */
 #include "uw_internal.h"
 
-#define UW_OP_addr		0x03
-#define UW_OP_deref		0x06
-#define UW_OP_const1u		0x08
-#define UW_OP_const1s		0x09
-#define UW_OP_const2u		0x0a
-#define UW_OP_const2s		0x0b
-#define UW_OP_const4u		0x0c
-#define UW_OP_const4s		0x0d
-#define UW_OP_const8u		0x0e
-#define UW_OP_const8s		0x0f
-#define UW_OP_constu		0x10
-#define UW_OP_consts		0x11
-#define UW_OP_dup		0x12
-#define UW_OP_drop		0x13
-#define UW_OP_over		0x14
-#define UW_OP_pick		0x15
-#define UW_OP_swap		0x16
-#define UW_OP_rot		0x17
-#define UW_OP_abs		0x19
-#define UW_OP_and		0x1a
-#define UW_OP_div		0x1b
-#define UW_OP_minus		0x1c
-#define UW_OP_mod		0x1d
-#define UW_OP_mul		0x1e
-#define UW_OP_neg		0x1f
-#define UW_OP_not		0x20
-#define UW_OP_or		0x21
-#define UW_OP_plus		0x22
-#define UW_OP_plus_uconst	0x23
-#define UW_OP_shl		0x24
-#define UW_OP_shr		0x25
-#define UW_OP_shra		0x26
-#define UW_OP_xor		0x27
-#define UW_OP_bra		0x28
-#define UW_OP_eq		0x29
-#define UW_OP_ge		0x2a
-#define UW_OP_gt		0x2b
-#define UW_OP_le		0x2c
-#define UW_OP_lt		0x2d
-#define UW_OP_ne		0x2e
-#define UW_OP_skip		0x2f
-#define UW_OP_lit0		0x30	/* .. lit31 0x4f */
-#define UW_OP_reg0		0x50	/* .. reg31 0x6f */
-#define UW_OP_breg0		0x70	/* .. breg31 0x8f */
-#define UW_OP_regx		0x90
-#define UW_OP_bregx		0x92
-#define UW_OP_deref_size	0x94
-#define UW_OP_nop		0x96
-#define UW_OP_call_frame_cfa	0x9c
-
 struct uw_expr {
 	struct uw_cursor *c;
 	struct uw_reader r;
@@ -114,37 +64,37 @@ static int uw_expr_binary(struct uw_expr *e, uint8_t op)
 	sa = uw_expr_signed(e, a);
 	sb = uw_expr_signed(e, b);
 	switch (op) {
-	case UW_OP_and:   r = a & b; break;
-	case UW_OP_or:    r = a | b; break;
-	case UW_OP_xor:   r = a ^ b; break;
-	case UW_OP_plus:  r = a + b; break;
-	case UW_OP_minus: r = a - b; break;
-	case UW_OP_mul:   r = a * b; break;
-	case UW_OP_div:
+	case DW_OP_and:   r = a & b; break;
+	case DW_OP_or:    r = a | b; break;
+	case DW_OP_xor:   r = a ^ b; break;
+	case DW_OP_plus:  r = a + b; break;
+	case DW_OP_minus: r = a - b; break;
+	case DW_OP_mul:   r = a * b; break;
+	case DW_OP_div:
 		/* Signed; b == -1 handled apart: MIN / -1 overflows. */
 		if (b == 0)
 			return uw_fail(e->c, UW_STOP_BAD_CFI, e->at);
 		r = sb == -1 ? 0 - a : (uint64_t)(sa / sb);
 		break;
-	case UW_OP_mod:
+	case DW_OP_mod:
 		if (b == 0)
 			return uw_fail(e->c, UW_STOP_BAD_CFI, e->at);
 		r = a % b;
 		break;
-	case UW_OP_shl:   r = b >= e->bits ? 0 : a << b; break;
-	case UW_OP_shr:   r = b >= e->bits ? 0 : a >> b; break;
-	case UW_OP_shra:
+	case DW_OP_shl:   r = b >= e->bits ? 0 : a << b; break;
+	case DW_OP_shr:   r = b >= e->bits ? 0 : a >> b; break;
+	case DW_OP_shra:
 		if (b >= e->bits)
 			r = sa < 0 ? ~(uint64_t)0 : 0;
 		else	/* arithmetic shift without relying on >> of negatives */
 			r = sa < 0 ? ~(~(uint64_t)sa >> b) : (uint64_t)sa >> b;
 		break;
-	case UW_OP_eq:    r = sa == sb; break;
-	case UW_OP_ge:    r = sa >= sb; break;
-	case UW_OP_gt:    r = sa > sb; break;
-	case UW_OP_le:    r = sa <= sb; break;
-	case UW_OP_lt:    r = sa < sb; break;
-	case UW_OP_ne:    r = sa != sb; break;
+	case DW_OP_eq:    r = sa == sb; break;
+	case DW_OP_ge:    r = sa >= sb; break;
+	case DW_OP_gt:    r = sa > sb; break;
+	case DW_OP_le:    r = sa <= sb; break;
+	case DW_OP_lt:    r = sa < sb; break;
+	case DW_OP_ne:    r = sa != sb; break;
 	default:
 		return uw_fail(e->c, UW_STOP_BAD_CFI, e->at);
 	}
@@ -174,67 +124,67 @@ static int uw_expr_op(struct uw_expr *e, uint64_t cfa, int have_cfa)
 	if (uw_rd_u8(&e->r, &op) < 0)
 		return -1;
 
-	if (op >= UW_OP_lit0 && op <= UW_OP_lit0 + 31)
-		return uw_expr_push(e, op - UW_OP_lit0);
-	if (op >= UW_OP_reg0 && op <= UW_OP_reg0 + 31)
-		return uw_expr_reg(e, op - UW_OP_reg0, 0);
-	if (op >= UW_OP_breg0 && op <= UW_OP_breg0 + 31) {
+	if (op >= DW_OP_lit0 && op <= DW_OP_lit0 + 31)
+		return uw_expr_push(e, op - DW_OP_lit0);
+	if (op >= DW_OP_reg0 && op <= DW_OP_reg0 + 31)
+		return uw_expr_reg(e, op - DW_OP_reg0, 0);
+	if (op >= DW_OP_breg0 && op <= DW_OP_breg0 + 31) {
 		if (uw_rd_sleb(&e->r, &s) < 0)
 			return -1;
-		return uw_expr_reg(e, op - UW_OP_breg0, s);
+		return uw_expr_reg(e, op - DW_OP_breg0, s);
 	}
 
 	switch (op) {
-	case UW_OP_addr:
+	case DW_OP_addr:
 		/* A link-time address in the module: relocate by bias. */
 		if (uw_rd_uint(&e->r, e->r.addr_size, &u) < 0)
 			return -1;
 		return uw_expr_push(e, u + c->ws.tables.bias);
-	case UW_OP_const1u: case UW_OP_const1s:
-	case UW_OP_const2u: case UW_OP_const2s:
-	case UW_OP_const4u: case UW_OP_const4s:
-	case UW_OP_const8u: case UW_OP_const8s:
-		n8 = (uint8_t)(1u << ((op - UW_OP_const1u) / 2));
+	case DW_OP_const1u: case DW_OP_const1s:
+	case DW_OP_const2u: case DW_OP_const2s:
+	case DW_OP_const4u: case DW_OP_const4s:
+	case DW_OP_const8u: case DW_OP_const8s:
+		n8 = (uint8_t)(1u << ((op - DW_OP_const1u) / 2));
 		if (uw_rd_uint(&e->r, n8, &u) < 0)
 			return -1;
-		if ((op - UW_OP_const1u) & 1)
+		if ((op - DW_OP_const1u) & 1)
 			u = uw_sign_extend(u, n8);
 		return uw_expr_push(e, u);
-	case UW_OP_constu:
-	case UW_OP_plus_uconst:
+	case DW_OP_constu:
+	case DW_OP_plus_uconst:
 		if (uw_rd_uleb(&e->r, &u) < 0)
 			return -1;
-		if (op == UW_OP_constu)
+		if (op == DW_OP_constu)
 			return uw_expr_push(e, u);
 		if (uw_expr_pop(e, &a) < 0)
 			return -1;
 		return uw_expr_push(e, a + u);
-	case UW_OP_consts:
+	case DW_OP_consts:
 		if (uw_rd_sleb(&e->r, &s) < 0)
 			return -1;
 		return uw_expr_push(e, (uint64_t)s);
-	case UW_OP_dup:
-	case UW_OP_over:
-	case UW_OP_pick:
-		if (op == UW_OP_pick) {
+	case DW_OP_dup:
+	case DW_OP_over:
+	case DW_OP_pick:
+		if (op == DW_OP_pick) {
 			if (uw_rd_u8(&e->r, &n8) < 0)
 				return -1;
 		} else {
-			n8 = op == UW_OP_dup ? 0 : 1;
+			n8 = op == DW_OP_dup ? 0 : 1;
 		}
 		if (n8 >= e->sp)
 			return uw_fail(c, UW_STOP_BAD_CFI, e->at);
 		return uw_expr_push(e, e->stack[e->sp - 1 - n8]);
-	case UW_OP_drop:
+	case DW_OP_drop:
 		return uw_expr_pop(e, &a);
-	case UW_OP_swap:
+	case DW_OP_swap:
 		if (e->sp < 2)
 			return uw_fail(c, UW_STOP_BAD_CFI, e->at);
 		t = e->stack[e->sp - 1];
 		e->stack[e->sp - 1] = e->stack[e->sp - 2];
 		e->stack[e->sp - 2] = t;
 		return 0;
-	case UW_OP_rot:
+	case DW_OP_rot:
 		/* top three: (c b a) with a on top becomes (a c b) */
 		if (e->sp < 3)
 			return uw_fail(c, UW_STOP_BAD_CFI, e->at);
@@ -243,10 +193,10 @@ static int uw_expr_op(struct uw_expr *e, uint64_t cfa, int have_cfa)
 		e->stack[e->sp - 2] = e->stack[e->sp - 3];
 		e->stack[e->sp - 3] = t;
 		return 0;
-	case UW_OP_deref:
-	case UW_OP_deref_size:
+	case DW_OP_deref:
+	case DW_OP_deref_size:
 		n8 = e->r.addr_size;
-		if (op == UW_OP_deref_size) {
+		if (op == DW_OP_deref_size) {
 			if (uw_rd_u8(&e->r, &n8) < 0)
 				return -1;
 			if (n8 == 0 || n8 > e->r.addr_size)
@@ -256,44 +206,44 @@ static int uw_expr_op(struct uw_expr *e, uint64_t cfa, int have_cfa)
 		    uw_read_target(c, a, n8, &u) < 0)
 			return -1;
 		return uw_expr_push(e, u);
-	case UW_OP_abs:
-	case UW_OP_neg:
-	case UW_OP_not:
+	case DW_OP_abs:
+	case DW_OP_neg:
+	case DW_OP_not:
 		if (uw_expr_pop(e, &a) < 0)
 			return -1;
-		if (op == UW_OP_not)
+		if (op == DW_OP_not)
 			return uw_expr_push(e, ~a);
-		if (op == UW_OP_neg || uw_expr_signed(e, a) < 0)
+		if (op == DW_OP_neg || uw_expr_signed(e, a) < 0)
 			return uw_expr_push(e, 0 - a);
 		return uw_expr_push(e, a);
-	case UW_OP_and: case UW_OP_div: case UW_OP_minus: case UW_OP_mod:
-	case UW_OP_mul: case UW_OP_or: case UW_OP_plus: case UW_OP_shl:
-	case UW_OP_shr: case UW_OP_shra: case UW_OP_xor:
-	case UW_OP_eq: case UW_OP_ge: case UW_OP_gt: case UW_OP_le:
-	case UW_OP_lt: case UW_OP_ne:
+	case DW_OP_and: case DW_OP_div: case DW_OP_minus: case DW_OP_mod:
+	case DW_OP_mul: case DW_OP_or: case DW_OP_plus: case DW_OP_shl:
+	case DW_OP_shr: case DW_OP_shra: case DW_OP_xor:
+	case DW_OP_eq: case DW_OP_ge: case DW_OP_gt: case DW_OP_le:
+	case DW_OP_lt: case DW_OP_ne:
 		return uw_expr_binary(e, op);
-	case UW_OP_skip:
-	case UW_OP_bra:
+	case DW_OP_skip:
+	case DW_OP_bra:
 		if (uw_rd_uint(&e->r, 2, &u) < 0)
 			return -1;
-		if (op == UW_OP_bra) {
+		if (op == DW_OP_bra) {
 			if (uw_expr_pop(e, &b) < 0)
 				return -1;
 			if (b == 0)
 				return 0;
 		}
 		return uw_expr_jump(e, (int16_t)(uint16_t)u);
-	case UW_OP_regx:
+	case DW_OP_regx:
 		if (uw_rd_uleb(&e->r, &u) < 0)
 			return -1;
 		return uw_expr_reg(e, u, 0);
-	case UW_OP_bregx:
+	case DW_OP_bregx:
 		if (uw_rd_uleb(&e->r, &u) < 0 || uw_rd_sleb(&e->r, &s) < 0)
 			return -1;
 		return uw_expr_reg(e, u, s);
-	case UW_OP_nop:
+	case DW_OP_nop:
 		return 0;
-	case UW_OP_call_frame_cfa:
+	case DW_OP_call_frame_cfa:
 		if (!have_cfa)
 			return uw_fail(c, UW_STOP_BAD_CFI, e->at);
 		return uw_expr_push(e, cfa);

@@ -39,6 +39,22 @@ static uint64_t uw_mem_le(const uint8_t *b, uint32_t size)
 	return v;
 }
 
+UW_INTERNAL int uw_peek(struct uw_cursor *c, uint64_t addr, void *buf,
+		       uint32_t len)
+{
+	return c->ops->read_mem(c->host, addr, buf, len) == 0;
+}
+
+UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v)
+{
+	uint8_t buf[8];
+
+	if (!uw_peek(c, addr & c->ad->addr_mask, buf, c->ad->addr_size))
+		return 0;
+	*v = uw_mem_le(buf, c->ad->addr_size);
+	return 1;
+}
+
 UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
 			       uint32_t size, uint64_t *v)
 {
@@ -172,21 +188,21 @@ UW_INTERNAL int uw_rd_leb_slow(struct uw_reader *r, uint64_t *v,
 /* Size in bytes of a fixed-size encoding; 0 for LEB128; -1 if invalid. */
 UW_INTERNAL int uw_encoded_size(uint8_t enc, uint8_t addr_size)
 {
-	switch (enc & UW_PE_FORMAT) {
-	case UW_PE_ABSPTR:
-	case UW_PE_SIGNED:
+	switch (enc & DW_EH_PE_FORMAT_MASK) {
+	case DW_EH_PE_absptr:
+	case DW_EH_PE_signed:
 		return addr_size;
-	case UW_PE_UDATA2:
-	case UW_PE_SDATA2:
+	case DW_EH_PE_udata2:
+	case DW_EH_PE_sdata2:
 		return 2;
-	case UW_PE_UDATA4:
-	case UW_PE_SDATA4:
+	case DW_EH_PE_udata4:
+	case DW_EH_PE_sdata4:
 		return 4;
-	case UW_PE_UDATA8:
-	case UW_PE_SDATA8:
+	case DW_EH_PE_udata8:
+	case DW_EH_PE_sdata8:
 		return 8;
-	case UW_PE_ULEB128:
-	case UW_PE_SLEB128:
+	case DW_EH_PE_uleb128:
+	case DW_EH_PE_sleb128:
 		return 0;
 	default:
 		return -1;
@@ -203,29 +219,29 @@ UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 	uint64_t base, raw = 0;
 	int size;
 
-	if (enc == UW_PE_OMIT)
+	if (enc == DW_EH_PE_omit)
 		return uw_fail(c, UW_STOP_BAD_CFI, field);
-	switch (enc & UW_PE_APPL) {
+	switch (enc & DW_EH_PE_APPL_MASK) {
 	case 0:
 		base = 0;
 		break;
-	case UW_PE_PCREL:
+	case DW_EH_PE_pcrel:
 		base = field;
 		break;
-	case UW_PE_TEXTREL:
+	case DW_EH_PE_textrel:
 		base = c->ws.tables.text_base;
 		if (base == 0)
 			return uw_fail(c, UW_STOP_BAD_CFI, field);
 		break;
-	case UW_PE_DATAREL:
+	case DW_EH_PE_datarel:
 		base = r->datarel_base;
 		if (base == 0)
 			return uw_fail(c, UW_STOP_BAD_CFI, field);
 		break;
-	case UW_PE_FUNCREL:
+	case DW_EH_PE_funcrel:
 		base = r->func_base;
 		break;
-	case UW_PE_ALIGNED:
+	case DW_EH_PE_aligned:
 		/* Aligned to the address size in the link-time space. */
 		base = (0 - field) & (uint64_t)(r->addr_size - 1);
 		if (uw_rd_skip(r, base) < 0)
@@ -240,7 +256,7 @@ UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 	if (size < 0)
 		return uw_fail(c, UW_STOP_BAD_CFI, field);
 	if (size == 0) {
-		if ((enc & UW_PE_FORMAT) == UW_PE_SLEB128) {
+		if ((enc & DW_EH_PE_FORMAT_MASK) == DW_EH_PE_sleb128) {
 			int64_t s;
 
 			if (uw_rd_sleb(r, &s) < 0)
@@ -252,12 +268,12 @@ UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 	} else {
 		if (uw_rd_uint(r, (uint32_t)size, &raw) < 0)
 			return -1;
-		if (enc & UW_PE_SIGNED)	/* SIGNED, SDATA2/4/8 */
+		if (enc & DW_EH_PE_signed)	/* SIGNED, SDATA2/4/8 */
 			raw = uw_sign_extend(raw, (uint32_t)size);
 	}
 	*v = (base + raw) & c->ad->addr_mask;
 
-	if (enc & UW_PE_INDIRECT) {
+	if (enc & DW_EH_PE_indirect) {
 		/* The field holds the address of the pointer (in the target,
 		 * relocated), so read it there and go back to link-time. */
 		uint64_t runtime = (*v + c->ws.tables.bias) & c->ad->addr_mask;

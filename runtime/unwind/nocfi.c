@@ -55,16 +55,11 @@ static unsigned uw_nocfi_reg(const struct uw_nocfi *n, unsigned hw)
 	return hw & 7;		/* i386: DWARF numbers are the hw numbers */
 }
 
+/* Speculative: a word that cannot be read means "not recognised", never
+ * a stop (the frame-pointer chain may still work).  0 = read, -1 = not. */
 static int uw_nocfi_read(struct uw_nocfi *n, uint64_t addr, uint64_t *v)
 {
-	struct uw_cursor *c = n->c;
-	int rc = uw_read_target(c, addr & c->ad->addr_mask, c->ad->addr_size,
-				v);
-
-	/* Not recognised rather than stopped: the fp chain may still work. */
-	c->stop.reason = UW_STOP_NONE;
-	c->stop.addr = 0;
-	return rc;
+	return uw_peek_word(n->c, addr, v) ? 0 : -1;
 }
 
 /* A write to hw register r by a simulated instruction: 0 = ok, -1 = the
@@ -87,8 +82,7 @@ static int uw_nocfi_thunk(struct uw_nocfi *n, uint64_t target)
 	uint8_t b[4];
 	unsigned r;
 
-	if (n->c->ops->read_mem(n->c->host, target & n->c->ad->addr_mask,
-				b, 4) < 0)
+	if (!uw_peek(n->c, target & n->c->ad->addr_mask, b, 4))
 		return -1;
 	if (b[0] != 0x8b || (b[1] & 0xc7) != 0x04 || b[2] != 0x24 ||
 	    b[3] != 0xc3)
@@ -153,9 +147,9 @@ UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
 		return 0;
 	n.c = c;
 	n.len = UW_NOCFI_WINDOW;
-	if (c->ops->read_mem(c->host, c->pc, n.code, n.len) < 0) {
+	if (!uw_peek(c, c->pc, n.code, n.len)) {
 		n.len = 16;	/* the window may cross into an unmapped page */
-		if (c->ops->read_mem(c->host, c->pc, n.code, n.len) < 0)
+		if (!uw_peek(c, c->pc, n.code, n.len))
 			return 0;
 	}
 	n.sp0 = n.sp = c->regs.val[ad->sp_reg];
@@ -277,9 +271,9 @@ UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
 					if (off != (rex ? 1u : 0u) ||
 					    n.sp != n.sp0)
 						return 0;
-					if (c->ops->read_mem(c->host,
+					if (!uw_peek(c,
 						(c->pc - 1) & ad->addr_mask,
-						&before, 1) < 0 || before != 0x55)
+						&before, 1) || before != 0x55)
 						return 0;
 					return uw_nocfi_done(&n, n.sp + size,
 						n.sp + 2 * size, 1, n.sp,

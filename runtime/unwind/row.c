@@ -12,37 +12,6 @@
  */
 #include "uw_internal.h"
 
-#define UW_CFA_advance_loc		0x40	/* high two bits */
-#define UW_CFA_offset			0x80
-#define UW_CFA_restore			0xc0
-#define UW_CFA_nop			0x00
-#define UW_CFA_set_loc			0x01
-#define UW_CFA_advance_loc1		0x02
-#define UW_CFA_advance_loc2		0x03
-#define UW_CFA_advance_loc4		0x04
-#define UW_CFA_offset_extended		0x05
-#define UW_CFA_restore_extended		0x06
-#define UW_CFA_undefined		0x07
-#define UW_CFA_same_value		0x08
-#define UW_CFA_register			0x09
-#define UW_CFA_remember_state		0x0a
-#define UW_CFA_restore_state		0x0b
-#define UW_CFA_def_cfa			0x0c
-#define UW_CFA_def_cfa_register		0x0d
-#define UW_CFA_def_cfa_offset		0x0e
-#define UW_CFA_def_cfa_expression	0x0f
-#define UW_CFA_expression		0x10
-#define UW_CFA_offset_extended_sf	0x11
-#define UW_CFA_def_cfa_sf		0x12
-#define UW_CFA_def_cfa_offset_sf	0x13
-#define UW_CFA_val_offset		0x14
-#define UW_CFA_val_offset_sf		0x15
-#define UW_CFA_val_expression		0x16
-#define UW_CFA_MIPS_advance_loc8	0x1d
-#define UW_CFA_GNU_window_save		0x2d
-#define UW_CFA_GNU_args_size		0x2e
-#define UW_CFA_GNU_negative_offset_extended 0x2f
-
 /* Register numbers that do not fit the row (SSE, x87, hostile): rules for
  * them are parsed and dropped; as a REGISTER source or CFA register they
  * become this, which step.c treats as undefined. */
@@ -125,91 +94,91 @@ static int uw_row_insn(struct uw_row_exec *x)
 
 	if (uw_rd_u8(&x->r, &op) < 0)
 		return -1;
-	switch (op & 0xc0) {
-	case UW_CFA_advance_loc:
-		return uw_row_advance_delta(x, op & 0x3f);
-	case UW_CFA_offset:
+	switch (op & DW_CFA_HIGH_MASK) {
+	case DW_CFA_advance_loc:
+		return uw_row_advance_delta(x, op & DW_CFA_OPERAND_MASK);
+	case DW_CFA_offset:
 		if (uw_rd_uleb(&x->r, &u) < 0)
 			return -1;
-		uw_row_set(x, op & 0x3f, UW_RULE_OFFSET, uw_row_factor(c, u));
+		uw_row_set(x, op & DW_CFA_OPERAND_MASK, UW_RULE_OFFSET, uw_row_factor(c, u));
 		return 0;
-	case UW_CFA_restore:
-		reg = op & 0x3f;
+	case DW_CFA_restore:
+		reg = op & DW_CFA_OPERAND_MASK;
 		goto restore;
 	default:
 		break;
 	}
 
 	switch (op) {
-	case UW_CFA_nop:
-	case UW_CFA_GNU_window_save:	/* SPARC only; nothing on x86 */
+	case DW_CFA_nop:
+	case DW_CFA_GNU_window_save:	/* SPARC only; nothing on x86 */
 		return 0;
-	case UW_CFA_set_loc:
+	case DW_CFA_set_loc:
 		x->r.datarel_base = c->ws.tables.data_base;
 		if (uw_rd_encoded(&x->r, c->ws.cie.fde_enc, &u) < 0)
 			return -1;
 		return uw_row_advance(x, u);
-	case UW_CFA_advance_loc1:
-	case UW_CFA_advance_loc2:
-	case UW_CFA_advance_loc4:
-	case UW_CFA_MIPS_advance_loc8:
-		if (uw_rd_uint(&x->r, op == UW_CFA_advance_loc1 ? 1 :
-			       op == UW_CFA_advance_loc2 ? 2 :
-			       op == UW_CFA_advance_loc4 ? 4 : 8, &u) < 0)
+	case DW_CFA_advance_loc1:
+	case DW_CFA_advance_loc2:
+	case DW_CFA_advance_loc4:
+	case DW_CFA_MIPS_advance_loc8:
+		if (uw_rd_uint(&x->r, op == DW_CFA_advance_loc1 ? 1 :
+			       op == DW_CFA_advance_loc2 ? 2 :
+			       op == DW_CFA_advance_loc4 ? 4 : 8, &u) < 0)
 			return -1;
 		return uw_row_advance_delta(x, u);
-	case UW_CFA_offset_extended:
-	case UW_CFA_val_offset:
-	case UW_CFA_GNU_negative_offset_extended:
+	case DW_CFA_offset_extended:
+	case DW_CFA_val_offset:
+	case DW_CFA_GNU_negative_offset_extended:
 		if (uw_rd_uleb(&x->r, &reg) < 0 || uw_rd_uleb(&x->r, &u) < 0)
 			return -1;
-		if (op == UW_CFA_GNU_negative_offset_extended)
+		if (op == DW_CFA_GNU_negative_offset_extended)
 			u = 0 - u;
-		uw_row_set(x, reg, op == UW_CFA_val_offset ?
+		uw_row_set(x, reg, op == DW_CFA_val_offset ?
 			   UW_RULE_VAL_OFFSET : UW_RULE_OFFSET,
 			   uw_row_factor(c, u));
 		return 0;
-	case UW_CFA_offset_extended_sf:
-	case UW_CFA_val_offset_sf:
+	case DW_CFA_offset_extended_sf:
+	case DW_CFA_val_offset_sf:
 		if (uw_rd_uleb(&x->r, &reg) < 0 || uw_rd_sleb(&x->r, &s) < 0)
 			return -1;
-		uw_row_set(x, reg, op == UW_CFA_val_offset_sf ?
+		uw_row_set(x, reg, op == DW_CFA_val_offset_sf ?
 			   UW_RULE_VAL_OFFSET : UW_RULE_OFFSET,
 			   uw_row_factor(c, (uint64_t)s));
 		return 0;
-	case UW_CFA_restore_extended:
+	case DW_CFA_restore_extended:
 		if (uw_rd_uleb(&x->r, &reg) < 0)
 			return -1;
 		goto restore;
-	case UW_CFA_undefined:
-	case UW_CFA_same_value:
+	case DW_CFA_undefined:
+	case DW_CFA_same_value:
 		if (uw_rd_uleb(&x->r, &reg) < 0)
 			return -1;
-		uw_row_set(x, reg, op == UW_CFA_undefined ?
+		uw_row_set(x, reg, op == DW_CFA_undefined ?
 			   UW_RULE_UNDEFINED : UW_RULE_SAME_VALUE, 0);
 		return 0;
-	case UW_CFA_register:
+	case DW_CFA_register:
 		if (uw_rd_uleb(&x->r, &reg) < 0 || uw_rd_uleb(&x->r, &v) < 0)
 			return -1;
 		uw_row_set(x, reg, UW_RULE_REGISTER, 0);
 		if (reg < UW_NREGS)
 			row->rule[reg].reg = uw_row_reg8(v);
 		return 0;
-	case UW_CFA_remember_state:
+	case DW_CFA_remember_state:
 		if (x->depth == UW_MAX_REMEMBER)
 			return uw_fail(c, UW_STOP_BAD_CFI, at);
 		c->ws.remembered[x->depth++] = *row;
 		return 0;
-	case UW_CFA_restore_state:
+	case DW_CFA_restore_state:
 		if (x->depth == 0)
 			return uw_fail(c, UW_STOP_BAD_CFI, at);
 		*row = c->ws.remembered[--x->depth];
 		return 0;
-	case UW_CFA_def_cfa:
-	case UW_CFA_def_cfa_sf:
+	case DW_CFA_def_cfa:
+	case DW_CFA_def_cfa_sf:
 		if (uw_rd_uleb(&x->r, &reg) < 0)
 			return -1;
-		if (op == UW_CFA_def_cfa) {
+		if (op == DW_CFA_def_cfa) {
 			if (uw_rd_uleb(&x->r, &u) < 0)
 				return -1;
 		} else {
@@ -221,16 +190,16 @@ static int uw_row_insn(struct uw_row_exec *x)
 		row->cfa_reg = uw_row_reg8(reg);
 		row->cfa_offset = (int64_t)u;
 		return 0;
-	case UW_CFA_def_cfa_register:
+	case DW_CFA_def_cfa_register:
 		if (uw_rd_uleb(&x->r, &reg) < 0)
 			return -1;
 		if (row->cfa_kind != UW_CFA_REG_OFFSET)
 			return uw_fail(c, UW_STOP_BAD_CFI, at);
 		row->cfa_reg = uw_row_reg8(reg);
 		return 0;
-	case UW_CFA_def_cfa_offset:
-	case UW_CFA_def_cfa_offset_sf:
-		if (op == UW_CFA_def_cfa_offset) {
+	case DW_CFA_def_cfa_offset:
+	case DW_CFA_def_cfa_offset_sf:
+		if (op == DW_CFA_def_cfa_offset) {
 			if (uw_rd_uleb(&x->r, &u) < 0)
 				return -1;
 		} else {
@@ -242,22 +211,22 @@ static int uw_row_insn(struct uw_row_exec *x)
 			return uw_fail(c, UW_STOP_BAD_CFI, at);
 		row->cfa_offset = (int64_t)u;
 		return 0;
-	case UW_CFA_def_cfa_expression:
+	case DW_CFA_def_cfa_expression:
 		if (uw_row_block(x, &b) < 0)
 			return -1;
 		row->cfa_kind = UW_CFA_EXPRESSION;
 		row->cfa_expr = b;
 		return 0;
-	case UW_CFA_expression:
-	case UW_CFA_val_expression:
+	case DW_CFA_expression:
+	case DW_CFA_val_expression:
 		if (uw_rd_uleb(&x->r, &reg) < 0 || uw_row_block(x, &b) < 0)
 			return -1;
-		uw_row_set(x, reg, op == UW_CFA_expression ?
+		uw_row_set(x, reg, op == DW_CFA_expression ?
 			   UW_RULE_EXPRESSION : UW_RULE_VAL_EXPRESSION, 0);
 		if (reg < UW_NREGS)
 			row->rule[reg].expr = b;
 		return 0;
-	case UW_CFA_GNU_args_size:
+	case DW_CFA_GNU_args_size:
 		/* Only matters for landing pads, not for unwinding. */
 		return uw_rd_uleb(&x->r, &u);
 	default:
@@ -267,7 +236,7 @@ static int uw_row_insn(struct uw_row_exec *x)
 restore:
 	if (reg < UW_NREGS) {
 		if (x->in_cie)
-			row->rule[reg] = (struct uw_reg_rule){ 0 };
+			row->rule[reg] = c->ad->abi_row.rule[reg];
 		else
 			row->rule[reg] = c->ws.cie_row.rule[reg];
 	}
@@ -304,7 +273,7 @@ UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 		c->ws.row = c->ws.cies[c->ws.cie_slot].row;
 		x.insns = c->ws.cies[c->ws.cie_slot].insns;
 	} else {
-		c->ws.row = (struct uw_row){ 0 };
+		c->ws.row = c->ad->abi_row;
 		if (uw_row_run(&x, c->ws.cie.insn_pos, c->ws.cie.insn_end) < 0)
 			return -1;
 		/* Without an advance (which would depend on the FDE's
@@ -321,4 +290,144 @@ UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 	if (uw_row_run(&x, c->ws.fde.insn_pos, c->ws.fde.insn_end) < 0)
 		return -1;
 	return 0;
+}
+
+/* Decode a DWARF expression block of the shape "DW_OP_breg<reg> off" (and
+ * then DW_OP_deref if deref) from a local section, with reg < nregs,
+ * without touching the cursor's stop state.  1 = that shape, 0 = anything
+ * else (then the expression stays general). */
+static int uw_row_breg(const struct uw_cursor *c, const struct uw_block *b,
+		       int deref, uint8_t *reg, int64_t *off)
+{
+	const struct uw_section *sec = c->ws.sec;
+	const uint8_t *p;
+	uint64_t v = 0;
+	uint32_t i, n, shift = 0;
+
+	if (!sec || !sec->data || b->len < 2 || b->len > 7 ||
+	    b->len > sec->size || b->pos > sec->size - b->len)
+		return 0;
+	p = sec->data + b->pos;
+	n = (uint32_t)b->len - (deref ? 1 : 0);
+	if (n < 2)
+		return 0;
+	if (p[0] < DW_OP_breg0 || p[0] - DW_OP_breg0 >= c->ad->nregs)
+		return 0;
+	if (deref && p[n] != DW_OP_deref)
+		return 0;
+	/* The SLEB128 offset must end exactly at byte n - 1. */
+	for (i = 1; i < n; i++) {		/* bound: n <= 7 */
+		v |= (uint64_t)(p[i] & 0x7f) << shift;
+		shift += 7;
+		if (!(p[i] & 0x80) != (i == n - 1))
+			return 0;
+	}
+	if (v & ((uint64_t)1 << (shift - 1)))
+		v |= ~(uint64_t)0 << shift;
+	*reg = (uint8_t)(p[0] - DW_OP_breg0);
+	*off = (int64_t)v;
+	return 1;
+}
+
+/* The extent of the memory slots, for one read (see struct
+ * uw_compact_row): those relative to the CFA if there are any, else those
+ * relative to the base register of the first AT_REG_OFFSET rule. */
+static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
+{
+	uint64_t lo = 0, hi = 0;	/* offsets, compared as signed */
+	unsigned i;
+	int any = 0;
+
+	out->span_len = 0;
+	out->span_lo = 0;
+	out->span_base = UW_NREGS;
+	for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
+		if (!(out->compute & UW_REG_BIT(i)))
+			continue;
+		if (out->kind[i] == UW_RULE_OFFSET) {
+			out->span_base = UW_NREGS;
+			break;
+		}
+		if (out->kind[i] == UW_RULE_AT_REG_OFFSET &&
+		    out->span_base == UW_NREGS)
+			out->span_base = out->reg[i];
+	}
+	for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
+		uint64_t off = (uint64_t)out->offset[i];
+
+		if (!(out->compute & UW_REG_BIT(i)))
+			continue;
+		if (out->span_base == UW_NREGS ?
+		    out->kind[i] != UW_RULE_OFFSET :
+		    out->kind[i] != UW_RULE_AT_REG_OFFSET ||
+		    out->reg[i] != out->span_base)
+			continue;
+		if (!any || (int64_t)off < (int64_t)lo)
+			lo = off;
+		if (!any || (int64_t)off > (int64_t)hi)
+			hi = off;
+		any = 1;
+	}
+	/* Unsigned: hostile offsets far apart must not overflow. */
+	if (any && (int64_t)lo == (int32_t)lo &&
+	    hi - lo <= (uint64_t)(UW_ROW_MAX_SPAN - addr_size)) {
+		out->span_lo = (int32_t)(int64_t)lo;
+		out->span_len = (uint32_t)(hi - lo) + addr_size;
+	}
+}
+
+UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
+			       const struct uw_row *row, unsigned ra_reg,
+			       int signal, struct uw_compact_row *out)
+{
+	const struct uw_arch_desc *ad = c->ad;
+	unsigned i;
+
+	out->general = 0;
+	out->cfa_kind = row->cfa_kind;
+	out->cfa_reg = row->cfa_reg;
+	out->cfa_offset = row->cfa_offset;
+	if (row->cfa_kind == UW_CFA_EXPRESSION) {
+		if (uw_row_breg(c, &row->cfa_expr, 1, &out->cfa_reg,
+				&out->cfa_offset))
+			out->cfa_kind = UW_CFA_AT_REG_OFFSET;
+		else
+			out->general = 1;
+	}
+	out->keep = 0;
+	out->compute = 0;
+	/* Registers past nregs are never applied. */
+	for (i = 0; i < ad->nregs; i++) {	/* bound: UW_NREGS */
+		const struct uw_reg_rule *rule = &row->rule[i];
+
+		out->kind[i] = rule->kind;
+		out->reg[i] = rule->reg;
+		out->offset[i] = rule->offset;
+		switch (rule->kind) {
+		case UW_RULE_UNDEFINED:
+			break;
+		case UW_RULE_SAME_VALUE:
+			out->keep |= UW_REG_BIT(i);
+			break;
+		case UW_RULE_EXPRESSION:
+			if (uw_row_breg(c, &rule->expr, 0, &out->reg[i],
+					&out->offset[i]))
+				out->kind[i] = UW_RULE_AT_REG_OFFSET;
+			else
+				out->general = 1;
+			out->compute |= UW_REG_BIT(i);
+			break;
+		case UW_RULE_VAL_EXPRESSION:
+			out->general = 1;
+			out->compute |= UW_REG_BIT(i);
+			break;
+		default:
+			out->compute |= UW_REG_BIT(i);
+			break;
+		}
+	}
+	uw_row_span(out, ad->addr_size);
+	out->ra_reg = (uint8_t)(ra_reg < UW_NREGS ? ra_reg : UW_ROW_BAD_REG);
+	out->signal = (uint8_t)signal;
+	return out->general ? 0 : 1;
 }

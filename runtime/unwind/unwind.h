@@ -28,22 +28,15 @@
 #error "stap-unwind: only x86_64 kernels are supported"
 #endif
 
-/* Pointer encodings (LSB "DWARF Extensions", .eh_frame_hdr). */
-#define DW_EH_PE_absptr		0x00
-#define DW_EH_PE_leb128		0x01
-#define DW_EH_PE_data2		0x02
-#define DW_EH_PE_data4		0x03
-#define DW_EH_PE_data8		0x04
-#define DW_EH_PE_FORM		0x07
-#define DW_EH_PE_signed		0x08
-#define DW_EH_PE_pcrel		0x10
-#define DW_EH_PE_textrel	0x20
-#define DW_EH_PE_datarel	0x30
-#define DW_EH_PE_funcrel	0x40
-#define DW_EH_PE_aligned	0x50
-#define DW_EH_PE_ADJUST		0x70
-#define DW_EH_PE_indirect	0x80
-#define DW_EH_PE_omit		0xff
+/* Pointer encodings: the core's standard names, plus the names stock's
+ * sym.c and sym2.c use for four of them and for the two masks. */
+#include "uwcore/dwarf.h"
+#define DW_EH_PE_leb128		DW_EH_PE_uleb128
+#define DW_EH_PE_data2		DW_EH_PE_udata2
+#define DW_EH_PE_data4		DW_EH_PE_udata4
+#define DW_EH_PE_data8		DW_EH_PE_udata8
+#define DW_EH_PE_FORM		0x07	/* the size, without the sign bit */
+#define DW_EH_PE_ADJUST		DW_EH_PE_APPL_MASK
 
 /* DWARF 5 forms and line-table content types used by sym2.c. */
 #define DW_FORM_udata		0x0f
@@ -203,7 +196,7 @@ struct stp_uw_host {
 };
 
 /* Row cache (struct uw_cache of the core) of each probe context, kept
- * across unwinds: STP_UW_ROW_CACHE entries (264 bytes each; 0 disables it)
+ * across unwinds: STP_UW_ROW_CACHE entries (336 bytes each; 0 disables it)
  * for tables the translator copied into the module (-d/--ldd), whose
  * identity (data pointers, bias) names the same CFI bytes in every process,
  * and for tables read from process memory (the vdso, objects not named
@@ -226,7 +219,7 @@ struct stp_uw_host {
 struct stp_unwind_context {
 	struct unwind_frame_info info;
 	struct stp_uw_host host;
-	struct uw_cursor cursor;	/* ~9.3 KiB: lives in struct context */
+	struct uw_cursor cursor;	/* ~10 KiB: lives in struct context */
 	unsigned long deferred;		/* request number of this walk's
 					 * deferred rest (udefer.h), or 0 */
 	/* Kept across unwinds (see above; a context is never used by two

@@ -12,11 +12,13 @@
 #ifndef UW_SINGLE_TU
 #define UW_SINGLE_TU
 #endif
+#include "stop.c"
 #include "mem.c"
 #include "cfi.c"
 #include "row.c"
 #include "expr.c"
 #include "arch.c"
+#include "rowcache.c"
 #include "step.c"
 #include "nocfi.c"
 #include "elfmem.c"

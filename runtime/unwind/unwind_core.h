@@ -21,6 +21,27 @@
  * libraries libuwcore64.a / libuwcore32.a), the API functions below are
  * ordinary external functions.
  */
+/* Layers.  A file of the core calls only functions of lower layers (or
+ * its own), so it can be read knowing only what lies below it.  The unit
+ * suite checks this list against the calls the objects really make
+ * (testsuite/unit.core/structure.exp, with nm):
+ *
+ *   0  stop.c      the failure record (uw_fail) and the stop reasons' names
+ *   1  mem.c       every read: CFI sections, LEB128, DW_EH_PE, target words
+ *   1  elfmem.c    an ELF object's unwind tables, from its mapped headers
+ *   1  rowcache.c  compact rows kept across unwinds
+ *   2  cfi.c       finding and parsing a CIE and FDE for a pc
+ *   2  row.c       executing call frame instructions into a row; compacting
+ *   2  expr.c      the DWARF expression stack machine
+ *   2  arch.c      per-arch facts: ABI rows, pt_regs, signal trampolines
+ *   2  nocfi.c     code without CFI: the caller from its instructions
+ *   3  step.c      uw_init/uw_step: the methods in order, the one row
+ *                  interpreter
+ *
+ * Headers: types.h, dwarf.h (DWARF numbers), unwind_core.h (this, the
+ * public interface), x86_64.h and i386.h (per-arch numbers, with their
+ * sources), uw_internal.h (declarations shared inside the core).
+ */
 #ifndef UW_UNWIND_CORE_H
 #define UW_UNWIND_CORE_H
 
@@ -135,33 +156,66 @@ struct uw_host_ops {
 /* ------------------------------------------------------------------ */
 /* Stop reasons                                                        */
 
+/* The one table of stop reasons: it generates the enum (the numbers are
+ * pinned: scripts see them through ubacktrace_stop_code()), the names
+ * (uw_stop_reason_name), the script ids (uw_stop_reason_id: no spaces) and
+ * what stop.addr means for each (uw_stop_reason_detail: the key printed
+ * before it, and whether it is an address or a count).  The tapset's
+ * documentation table (tapset/ubacktrace_stop.stp) is checked against it
+ * by the unit suite.
+ *
+ *  X(NAME, code, name, script id, detail key, detail form) */
+#define UW_STOP_REASONS(X)						\
+	X(NONE,            0, "none",              "none",               NULL,     NONE) \
+	/* RA column undefined: the outermost frame (or a caller pc of 0) */ \
+	X(END_OF_STACK,    1, "end of stack",      "end_of_stack",       NULL,     NONE) \
+	/* no module or no FDE covers pc; addr = the pc looked up */	\
+	X(NO_UNWIND_DATA,  2, "no unwind data",    "no_unwind_data",     "addr",   HEX) \
+	/* a target read failed at addr */				\
+	X(MEMORY_UNREADABLE, 3, "memory unreadable", "memory_unreadable", "addr",  HEX) \
+	/* a needed register is undefined; addr = its DWARF number */	\
+	X(REG_UNDEFINED,   4, "register undefined", "reg_undefined",     "reg",    DEC) \
+	/* malformed CFI or DWARF expression; addr = link-time address */ \
+	X(BAD_CFI,         5, "bad CFI",           "bad_cfi",            "cfi",    HEX) \
+	/* cursor->max_depth frames reached; addr = the depth */	\
+	X(DEPTH_LIMIT,     6, "depth limit",       "depth_limit",        "frames", DEC) \
+	/* the CFA did not grow; addr = the new CFA */			\
+	X(NO_PROGRESS,     7, "no progress",       "no_progress",        "cfa",    HEX) \
+	/* uw_init: bad arch, no host, no pc */				\
+	X(BAD_ARGUMENT,    8, "bad argument",      "bad_argument",       NULL,     NONE) \
+	/* the caller's pc lies in no module and no call precedes it: the \
+	 * frame's CFI (or fallback) is wrong; addr = that pc, which is not \
+	 * reported as a frame */					\
+	X(BAD_RETURN_ADDRESS, 9, "bad return address", "bad_return_address", "ra", HEX)
+
 enum uw_stop_reason {
-	UW_STOP_NONE = 0,		/* not stopped */
-	UW_STOP_END_OF_STACK,		/* RA column undefined: outermost frame
-					 * (or the caller's pc is 0) */
-	UW_STOP_NO_UNWIND_DATA,		/* no module or no FDE covers pc */
-	UW_STOP_MEMORY_UNREADABLE,	/* target read failed at stop.addr */
-	UW_STOP_REG_UNDEFINED,		/* a needed register is undefined;
-					 * stop.addr = DWARF register number */
-	UW_STOP_BAD_CFI,		/* malformed CFI or DWARF expression;
-					 * stop.addr = link-time address */
-	UW_STOP_DEPTH_LIMIT,		/* cursor->max_depth frames reached */
-	UW_STOP_NO_PROGRESS,		/* CFA did not grow; stop.addr = new CFA */
-	UW_STOP_BAD_ARGUMENT,		/* uw_init: bad arch / no pc */
-	UW_STOP_BAD_RETURN_ADDRESS,	/* the caller's pc lies in no module
-					 * and no call precedes it: the frame's
-					 * CFI (or fallback) is wrong; stop.addr
-					 * = that pc, not reported as a frame */
+#define UW_STOP_ENUM(name, code, text, id, key, form) UW_STOP_##name = code,
+	UW_STOP_REASONS(UW_STOP_ENUM)
+#undef UW_STOP_ENUM
+};
+
+/* How stop.addr is shown (uw_stop_reason_detail). */
+enum uw_stop_detail {
+	UW_STOP_DETAIL_NONE = 0,	/* not meaningful */
+	UW_STOP_DETAIL_HEX,		/* an address */
+	UW_STOP_DETAIL_DEC,		/* a number (register, frame count) */
 };
 
 struct uw_stop {
 	enum uw_stop_reason reason;
 	uint64_t pc;		/* pc of the frame that could not be unwound */
-	uint64_t addr;		/* reason-specific, see above */
+	uint64_t addr;		/* reason-specific, see UW_STOP_REASONS */
 	const char *module;	/* module of pc if known, else NULL */
 };
 
+/* "end of stack"; "unknown" for a number not in the table. */
 UW_API const char *uw_stop_reason_name(enum uw_stop_reason reason);
+/* "end_of_stack"; "unknown" for a number not in the table. */
+UW_API const char *uw_stop_reason_id(enum uw_stop_reason reason);
+/* The key naming stop.addr ("addr", "reg", ...) and its form; NULL and
+ * UW_STOP_DETAIL_NONE where stop.addr means nothing. */
+UW_API const char *uw_stop_reason_detail(enum uw_stop_reason reason,
+					 enum uw_stop_detail *form);
 
 /* ------------------------------------------------------------------ */
 /* Work bounds (per uw_step).  Hostile CFI costs at most these.        */
@@ -189,15 +243,21 @@ UW_API const char *uw_stop_reason_name(enum uw_stop_reason reason);
 /* ------------------------------------------------------------------ */
 /* Unwind rows (the result of parsing and executing CFI for one pc)    */
 
+/* A register's rule.  Zero is "undefined", so a zeroed row loses every
+ * register; the ABI's defaults (the caller's sp is the CFA, callee-saved
+ * registers keep their value) are an initial row of their own
+ * (uw_arch_desc.abi_row), which the CIE's instructions start from. */
 enum uw_rule_kind {
-	UW_RULE_UNSPECIFIED = 0,	/* no rule in the CFI: ABI default */
-	UW_RULE_UNDEFINED,
+	UW_RULE_UNDEFINED = 0,
 	UW_RULE_SAME_VALUE,
 	UW_RULE_OFFSET,			/* saved at cfa + offset */
 	UW_RULE_VAL_OFFSET,		/* value is cfa + offset */
 	UW_RULE_REGISTER,		/* saved in register reg */
 	UW_RULE_EXPRESSION,		/* saved at address computed by expr */
 	UW_RULE_VAL_EXPRESSION,		/* value computed by expr */
+	UW_RULE_AT_REG_OFFSET,		/* saved at reg + offset: the expression
+					 * "DW_OP_breg<reg> offset", compacted
+					 * (struct uw_compact_row only) */
 };
 
 /* A DWARF expression block inside the CFI section of the row's FDE. */
@@ -217,6 +277,9 @@ enum uw_cfa_kind {
 	UW_CFA_UNSET = 0,
 	UW_CFA_REG_OFFSET,
 	UW_CFA_EXPRESSION,
+	UW_CFA_AT_REG_OFFSET,	/* [reg + offset]: the expression
+				 * "DW_OP_breg<reg> offset; DW_OP_deref",
+				 * compacted (struct uw_compact_row only) */
 };
 
 struct uw_row {
@@ -225,6 +288,41 @@ struct uw_row {
 	int64_t cfa_offset;
 	struct uw_block cfa_expr;
 	struct uw_reg_rule rule[UW_NREGS];
+};
+
+/* The row one step applies, in the form uw_step's one interpreter reads
+ * (step.c): the rules that only keep or lose a register folded into two
+ * masks, DW_OP_breg expressions decoded into AT_REG_OFFSET rules, and the
+ * save slots' extent for one read.  Made from a parsed row (row.c:
+ * uw_row_compact), from the ABI's frame-pointer row, or kept in the row
+ * cache.  A row with an expression of any other shape keeps it in the
+ * parsed row (cursor ws.row), which is then evaluated in place: such a row
+ * is never cached ("general"). */
+#define UW_ROW_MAX_SPAN 256	/* bytes of save slots read at once (the
+				 * x86_64 sigcontext: 17 slots, 136) */
+
+struct uw_compact_row {
+	uint64_t fde_begin, fde_end;	/* link-time, for UW_TR_FDE and stops */
+	int64_t cfa_offset;
+	int64_t offset[UW_NREGS];	/* OFFSET, VAL_OFFSET, AT_REG_OFFSET */
+	uint32_t keep;			/* registers the caller keeps (same
+					 * value), if defined here */
+	uint32_t compute;		/* registers with a rule in kind[] */
+	uint32_t span_len;		/* the memory slots relative to
+					 * span_base lie in [base + span_lo,
+					 * base + span_lo + span_len): read at
+					 * once; 0 = not so */
+	int32_t span_lo;
+	uint8_t span_base;		/* UW_NREGS = the CFA (OFFSET slots),
+					 * else this register (AT_REG_OFFSET) */
+	uint8_t kind[UW_NREGS];		/* enum uw_rule_kind of compute's */
+	uint8_t reg[UW_NREGS];		/* REGISTER source, AT_REG_OFFSET base */
+	uint8_t cfa_kind;		/* enum uw_cfa_kind */
+	uint8_t cfa_reg;
+	uint8_t ra_reg;			/* the return-address column */
+	uint8_t signal;			/* the CIE says: a signal frame */
+	uint8_t general;		/* an expression is evaluated from
+					 * ws.row: not cacheable */
 };
 
 /* A parsed CIE (only what unwinding needs). */
@@ -283,13 +381,11 @@ struct uw_arch_desc;		/* per-architecture facts, arch.c */
 /* ------------------------------------------------------------------ */
 /* Row cache (optional, caller-owned, kept across unwinds)             */
 
-/* What a cache entry remembers of one lookup: the unwind row for one
- * lookup pc in one set of tables, compacted.  Of the DWARF expressions,
- * only the shapes of signal-trampoline CFI (glibc's __restore_rt) are
- * cached: a register saved at "DW_OP_breg<r> off" and a CFA of
- * "DW_OP_breg<r> off; DW_OP_deref", in a local section.  Rows with other
- * expressions or with offsets that do not fit 32 bits are not cached;
- * they are recomputed every time. */
+/* A cache entry: the compact row of one lookup pc in one set of tables.
+ * Only rows without general expressions are kept (of the DWARF
+ * expressions, the shapes of signal-trampoline CFI, glibc's __restore_rt:
+ * "DW_OP_breg<r> off" rules and a "DW_OP_breg<r> off; DW_OP_deref" CFA,
+ * read from a local section); the others are recomputed every time. */
 struct uw_cache_key {
 	uint64_t pc;			/* runtime lookup pc */
 	uint64_t bias, text_base, data_base, ident;
@@ -299,29 +395,7 @@ struct uw_cache_key {
 
 struct uw_cache_entry {
 	struct uw_cache_key key;
-	uint64_t fde_begin, fde_end;	/* link-time, for UW_TR_FDE */
-	int64_t cfa_offset;
-	int32_t offset[UW_NREGS];	/* UW_RULE_OFFSET / VAL_OFFSET, and
-					 * the breg offset of an expression */
-	uint8_t kind[UW_NREGS];		/* enum uw_rule_kind (an expression
-					 * rule: saved at reg[] + offset[]) */
-	uint8_t reg[UW_NREGS];		/* UW_RULE_REGISTER / expression */
-	uint32_t keep;			/* registers whose value the caller
-					 * keeps (same value / callee-saved) */
-	uint32_t compute;		/* registers with another rule */
-	int32_t span_lo;		/* the memory slots (UW_RULE_OFFSET, or
-					 * expression rules) relative to
-					 * span_base lie in [base + span_lo,
-					 * base + span_lo + span_len): read
-					 * at once */
-	uint32_t span_len;		/* 0 = no such slots */
-	uint8_t span_base;		/* the span is relative to: UW_NREGS =
-					 * the CFA (UW_RULE_OFFSET slots), else
-					 * this register (expression slots) */
-	uint8_t cfa_deref;		/* CFA = [cfa_reg + cfa_offset] */
-	uint8_t cfa_reg;
-	uint8_t ra_reg;
-	uint8_t signal;
+	struct uw_compact_row row;
 	uint8_t arch;			/* enum uw_arch */
 	uint8_t valid;
 };
@@ -340,7 +414,10 @@ struct uw_cache_entry {
  * changes (munmap/mmap/exec of the process whose tables are read through
  * read_mem, a local buffer freed and reused).  A cache is used by one
  * address space at a time, or cleared when switching, unless the tables
- * are local buffers that stay valid. */
+ * are local buffers that stay valid.  Tables read from target memory
+ * (a section with data == NULL) name their CFI only with a nonzero
+ * uw_tables.ident: without one their rows are neither looked up nor
+ * kept. */
 struct uw_cache {
 	struct uw_cache_entry *entries;
 	uint32_t mask;			/* number of entries - 1 */
@@ -358,11 +435,12 @@ UW_API void uw_cache_clear(struct uw_cache *cache);
 #define UW_CIE_CACHE 4
 
 /* Caller-provided; holds all state and scratch space, so the core needs no
- * allocation and little kernel stack (uw_step's deepest call chain uses
- * about 1.2 KiB, measured with -fstack-usage).  The cursor itself is about
- * 9.3 KiB on x86_64 (of which UW_CIE_CACHE rows for the CIE cache): do
- * not put it on a kernel stack (per-CPU or per-context storage instead).
- * A struct uw_cache_entry is 264 bytes. */
+ * allocation and little kernel stack (gcc -O2 -fstack-usage: uw_step's own
+ * frame is 224 bytes, its deepest chain, through uw_cfi_find and
+ * uw_cfi_parse_fde, under 1 KiB).  The cursor itself is 10,032 bytes on
+ * x86_64 (of which UW_CIE_CACHE rows for the CIE cache): do not put it on
+ * a kernel stack (per-CPU or per-context storage instead).  A struct
+ * uw_cache_entry is 336 bytes. */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
@@ -400,7 +478,9 @@ struct uw_cursor {
 		const struct uw_section *sec;	/* section of cie/fde */
 		struct uw_cie cie;
 		struct uw_fde fde;
-		struct uw_row row;
+		struct uw_row row;		/* parsed for this step's pc */
+		struct uw_compact_row crow;	/* row, compacted: applied */
+		uint8_t span[UW_ROW_MAX_SPAN];	/* its save slots, read at once */
 		struct uw_row cie_row;		/* for DW_CFA_restore* */
 		struct uw_row remembered[UW_MAX_REMEMBER];
 		uint64_t stack[UW_MAX_EXPR_STACK];

@@ -15,6 +15,7 @@
 #define UW_INTERNAL_H
 
 #include "unwind_core.h"
+#include "dwarf.h"
 #include "x86_64.h"
 #include "i386.h"
 
@@ -24,26 +25,6 @@
 #define UW_INTERNAL __attribute__((visibility("hidden")))
 #endif
 
-/* DW_EH_PE pointer encodings (LSB "Linux Standard Base Core", 10.5). */
-#define UW_PE_ABSPTR	0x00
-#define UW_PE_ULEB128	0x01
-#define UW_PE_UDATA2	0x02
-#define UW_PE_UDATA4	0x03
-#define UW_PE_UDATA8	0x04
-#define UW_PE_SIGNED	0x08
-#define UW_PE_SLEB128	0x09
-#define UW_PE_SDATA2	0x0a
-#define UW_PE_SDATA4	0x0b
-#define UW_PE_SDATA8	0x0c
-#define UW_PE_FORMAT	0x0f
-#define UW_PE_PCREL	0x10
-#define UW_PE_TEXTREL	0x20
-#define UW_PE_DATAREL	0x30
-#define UW_PE_FUNCREL	0x40
-#define UW_PE_ALIGNED	0x50
-#define UW_PE_APPL	0x70
-#define UW_PE_INDIRECT	0x80
-#define UW_PE_OMIT	0xff
 
 struct uw_arch_desc {
 	enum uw_arch arch;
@@ -54,6 +35,14 @@ struct uw_arch_desc {
 	uint8_t fp_reg;
 	uint32_t callee_saved;	/* registers that default to "same value" */
 	uint64_t addr_mask;	/* values wrap to the address width */
+	/* The ABI's rules before any CFI (the CIE's instructions start from
+	 * it, DW_CFA_restore in a CIE returns to it): the caller's sp is the
+	 * CFA, callee-saved registers keep their value, the rest is lost. */
+	struct uw_row abi_row;
+	/* A frame built by "push %bp; mov %sp,%bp", as CFI: the CFA is
+	 * bp + 2 words, the caller's bp at CFA - 2 words, the return address
+	 * at CFA - 1 word (the frame-pointer fallback). */
+	struct uw_row fp_row;
 };
 
 /* Bounded cursor over one CFI section, positions are section offsets. */
@@ -159,8 +148,16 @@ static inline int uw_rd_sleb(struct uw_reader *r, int64_t *v)
 UW_INTERNAL int uw_rd_skip(struct uw_reader *r, uint64_t n);
 UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v);
 UW_INTERNAL int uw_encoded_size(uint8_t enc, uint8_t addr_size);
+/* A target read that the unwind depends on: a failure records
+ * UW_STOP_MEMORY_UNREADABLE at addr and returns -1. */
 UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
 			       uint32_t size, uint64_t *v);
+/* A speculative target read (is this a trampoline? can the span be read
+ * at once?): 1 = read, 0 = not; records nothing. */
+UW_INTERNAL int uw_peek(struct uw_cursor *c, uint64_t addr, void *buf,
+			uint32_t len);
+/* An address-sized little-endian word at addr, speculatively. */
+UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v);
 UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);
 
 /* cfi.c: find the FDE covering link-time pc in c->ws.tables; fills
@@ -169,6 +166,20 @@ UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc);
 
 /* row.c: execute CIE + FDE instructions up to link-time pc into c->ws.row. */
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc);
+
+/* row.c: compact a row for uw_step's interpreter, with the return
+ * address in column ra_reg and the CIE's signal flag.  1 = cacheable,
+ * 0 = it keeps a general expression of row (which must stay in place). */
+UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
+			       const struct uw_row *row, unsigned ra_reg,
+			       int signal, struct uw_compact_row *out);
+
+/* rowcache.c: the row cached for lookup pc in c->ws.tables, or NULL; and
+ * keep c->ws.crow for it. */
+UW_INTERNAL const struct uw_compact_row *uw_rowcache_find(struct uw_cursor *c,
+							  uint64_t lookup);
+UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
+				   const struct uw_compact_row *row);
 
 /* expr.c: evaluate a block of c->ws.sec against regs.  If push_cfa, cfa is
  * pushed first (DW_CFA_expression / val_expression); have_cfa says whether

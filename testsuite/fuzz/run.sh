@@ -27,8 +27,8 @@ core="$top/runtime/unwind"
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-std=gnu11 -Wall -Wextra -Werror \
 	"$top/testsuite/fuzz/fuzz_cfi.c" \
-	"$core/mem.c" "$core/cfi.c" "$core/row.c" "$core/expr.c" \
-	"$core/arch.c" "$core/step.c" "$core/nocfi.c" -o fuzz_cfi
+	"$core/stop.c" "$core/mem.c" "$core/cfi.c" "$core/row.c" "$core/expr.c" \
+	"$core/arch.c" "$core/rowcache.c" "$core/step.c" "$core/nocfi.c" -o fuzz_cfi
 
 # ---- seeds: real .eh_frame_hdr/.eh_frame of a few binaries ------------
 le32() {	# print $1 as 4 little-endian bytes

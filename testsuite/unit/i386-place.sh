@@ -11,13 +11,18 @@
 #                             target tree TREE (so TREE/DIR on the host)
 #   none REASON               nowhere
 # UW_HOST_I386=no: treat the host as unable (to exercise the guest path).
+# UW_HOST_I386=skip: run them nowhere (a quick x86_64-only run while the
+# guest is busy; each i386 case is then UNSUPPORTED, with this reason).
 # Used by the unit tool (testsuite/lib/unit.exp) and bench/run.sh.
 set -u
 builddir=$(cd "${1:?usage: i386-place.sh BUILDDIR}" && pwd)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
 why=
-if [ "${UW_HOST_I386:-}" = no ]; then
+if [ "${UW_HOST_I386:-}" = skip ]; then
+	echo "none UW_HOST_I386=skip"
+	exit 0
+elif [ "${UW_HOST_I386:-}" = no ]; then
 	why="UW_HOST_I386=no"
 else
 	probe=$builddir/testsuite/unit/i386-probe

@@ -375,7 +375,7 @@ static const struct uw_host_ops host_ops_untraced = {
 
 static bool trace_on = true;
 static bool row_cache_on = true;
-/* 4096 rows of 264 bytes: the rows of every snapshot the benchmark
+/* 4096 rows of 336 bytes: the rows of every snapshot the benchmark
    replays (several processes, thousands of distinct pcs) fit, as all of
    libdw's parsed CFI stays in its per-Dwfl caches. */
 #define ROW_CACHE_ENTRIES 4096
@@ -401,7 +401,7 @@ void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misse
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
 		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res)
 {
-	static __thread struct uw_cursor cursor; /* ~5 KiB: keep it off the stack */
+	static __thread struct uw_cursor cursor; /* ~10 KiB: keep it off the stack */
 	struct host h = { sp, s, live_pid, false };
 	struct uw_regs regs;
 	enum uw_arch arch = s->arch == 64 ? UW_ARCH_X86_64 : UW_ARCH_I386;

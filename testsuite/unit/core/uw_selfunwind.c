@@ -104,7 +104,7 @@ static volatile int sigframe_steps;	/* steps made by instruction bytes */
 
 static __attribute__((noinline)) void capture_and_unwind(void)
 {
-	static struct uw_cursor cur;	/* 5 KiB: not on the stack */
+	static struct uw_cursor cur;	/* ~10 KiB: not on the stack */
 	struct uw_regs regs;
 
 	memset(&regs, 0, sizeof(regs));
