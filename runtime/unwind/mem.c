@@ -39,12 +39,6 @@ static uint64_t uw_mem_le(const uint8_t *b, uint32_t size)
 	return v;
 }
 
-UW_INTERNAL int uw_peek(struct uw_cursor *c, uint64_t addr, void *buf,
-		       uint32_t len)
-{
-	return c->ops->read_mem(c->host, addr, buf, len) == 0;
-}
-
 UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v)
 {
 	uint8_t buf[8];

@@ -395,6 +395,7 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 			out->general = 1;
 	}
 	out->keep = 0;
+	out->is_cfa = 0;
 	out->compute = 0;
 	/* Registers past nregs are never applied. */
 	for (i = 0; i < ad->nregs; i++) {	/* bound: UW_NREGS */
@@ -408,6 +409,12 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 			break;
 		case UW_RULE_SAME_VALUE:
 			out->keep |= UW_REG_BIT(i);
+			break;
+		case UW_RULE_VAL_OFFSET:
+			if (rule->offset == 0)
+				out->is_cfa |= UW_REG_BIT(i);
+			else
+				out->compute |= UW_REG_BIT(i);
 			break;
 		case UW_RULE_EXPRESSION:
 			if (uw_row_breg(c, &rule->expr, 0, &out->reg[i],

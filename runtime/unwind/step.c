@@ -42,6 +42,7 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 	c->ws.tables = (struct uw_tables){ .module = NULL };
 	c->ws.tables_for_pc = 0;
 	c->ws.tables_reusable = 0;
+	c->ws.tables_named = 0;
 	c->pc = 0;
 	c->regs.defined = 0;
 	if (!ad || !ops || !ops->read_mem || !ops->find_tables || !initial) {
@@ -103,21 +104,20 @@ struct uw_frame {
 
 /* A register's value could not be recovered (unreadable save slot, needed
  * register undefined).  Only the return address is essential: any other
- * register just becomes undefined, as in elfutils.  Malformed CFI stops. */
-static int uw_step_lost(struct uw_cursor *c, unsigned reg, unsigned ra,
-			struct uw_regs *next)
+ * register just becomes undefined, as in elfutils.  Malformed CFI stops.
+ * 0 = go on without reg, -1 = stopped. */
+static int uw_step_lost(struct uw_cursor *c, unsigned reg, unsigned ra)
 {
 	if (reg == ra || c->stop.reason == UW_STOP_BAD_CFI)
 		return -1;
 	uw_step_trace(c, UW_TR_REG_LOST, reg, c->stop.addr);
 	c->stop.reason = UW_STOP_NONE;
 	c->stop.addr = 0;
-	next->defined &= ~UW_REG_BIT(reg);
 	return 0;
 }
 
 /* Value of an address-sized little-endian slot in the span buffer. */
-static uint64_t uw_step_span_word(const uint8_t *p, uint32_t addr_size)
+static inline __attribute__((always_inline)) uint64_t uw_step_span_word(const uint8_t *p, uint32_t addr_size)
 {
 	uint64_t v = p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
 		     (uint64_t)p[3] << 24;
@@ -129,7 +129,7 @@ static uint64_t uw_step_span_word(const uint8_t *p, uint32_t addr_size)
 }
 
 /* The CFA of row r for the current registers. */
-static int uw_step_cfa(struct uw_cursor *c, const struct uw_compact_row *r,
+static inline __attribute__((always_inline)) int uw_step_cfa(struct uw_cursor *c, const struct uw_compact_row *r,
 		       uint64_t *cfa)
 {
 	const struct uw_arch_desc *ad = c->ad;
@@ -161,17 +161,20 @@ static int uw_step_cfa(struct uw_cursor *c, const struct uw_compact_row *r,
  * the caller's in out.  Registers the row keeps are copied by mask, save
  * slots close together are read at once (a failed read falls back to one
  * read per slot, so the result is the same either way), and the rules
- * are applied in register order.  1 = done, -1 = stopped. */
-static int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
-			 struct uw_frame *out)
+ * are applied in register order.  1 = done, -1 = stopped.  Inlined where
+ * it is most of a step (the CFI method); uw_step_apply_rare serves the
+ * others. */
+static inline __attribute__((always_inline))
+int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
+		  struct uw_frame *out)
 {
 	const struct uw_arch_desc *ad = c->ad;
 	const struct uw_regs *cur = &c->regs;
-	struct uw_regs *next = &out->regs;
+	const uint64_t mask = ad->addr_mask;
+	const uint32_t size = ad->addr_size;
 	unsigned reg, src, ra = r->ra_reg;
 	uint64_t span_addr = 0, cfa, addr, v;
-	uint32_t todo;
-	int have_span = 0;
+	uint32_t todo, defined, span_len = 0;
 
 	if (uw_step_cfa(c, r, &cfa) < 0)
 		return -1;
@@ -180,26 +183,33 @@ static int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 	 * thread start). */
 	if (ra >= ad->nregs)
 		return uw_fail(c, UW_STOP_BAD_CFI, r->fde_begin);
-	if (!((r->keep | r->compute) & UW_REG_BIT(ra)))
+	if (!((r->keep | r->is_cfa | r->compute) & UW_REG_BIT(ra)))
 		return uw_fail(c, UW_STOP_END_OF_STACK, 0);
 
-	*next = *cur;
-	next->defined = cur->defined & r->keep;
+	out->regs = *cur;
+	defined = (cur->defined & r->keep) | r->is_cfa;
+	/* bound: one iteration per bit, < UW_NREGS */
+	for (todo = r->is_cfa; todo != 0; todo &= todo - 1)
+		out->regs.val[__builtin_ctz(todo)] = cfa;
 	if (r->span_len != 0 && (r->span_base == UW_NREGS ||
 				 (cur->defined & UW_REG_BIT(r->span_base)))) {
 		span_addr = r->span_base == UW_NREGS ? cfa :
 			    cur->val[r->span_base];
-		span_addr = (span_addr + (uint64_t)(int64_t)r->span_lo) &
-			    ad->addr_mask;
-		have_span = uw_peek(c, span_addr, c->ws.span, r->span_len);
+		span_addr = (span_addr + (uint64_t)(int64_t)r->span_lo) & mask;
+		if (uw_peek(c, span_addr, c->ws.span, r->span_len))
+			span_len = r->span_len;
 	}
 	/* bound: one iteration per bit, < UW_NREGS */
 	for (todo = r->compute; todo != 0; todo &= todo - 1) {
 		reg = (unsigned)__builtin_ctz(todo);
+		/* The common rules first: saved at cfa + n, the sp. */
+		if (__builtin_expect(r->kind[reg] == UW_RULE_OFFSET, 1))
+			goto at_cfa;
+		if (r->kind[reg] == UW_RULE_VAL_OFFSET) {
+			v = cfa + (uint64_t)r->offset[reg];
+			goto value;
+		}
 		switch (r->kind[reg]) {
-		case UW_RULE_OFFSET:
-			addr = (cfa + (uint64_t)r->offset[reg]) & ad->addr_mask;
-			break;
 		case UW_RULE_AT_REG_OFFSET:
 			c->work++;	/* as the expression's one operation */
 			src = r->reg[reg];
@@ -207,12 +217,8 @@ static int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 				uw_fail(c, UW_STOP_REG_UNDEFINED, src);
 				goto lost;
 			}
-			addr = (cur->val[src] + (uint64_t)r->offset[reg]) &
-			       ad->addr_mask;
-			break;
-		case UW_RULE_VAL_OFFSET:
-			v = cfa + (uint64_t)r->offset[reg];
-			goto value;
+			addr = (cur->val[src] + (uint64_t)r->offset[reg]) & mask;
+			goto slot;
 		case UW_RULE_REGISTER:
 			src = r->reg[reg];
 			if (src >= ad->nregs ||
@@ -231,33 +237,42 @@ static int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 			if (r->kind[reg] == UW_RULE_VAL_EXPRESSION)
 				goto value;
 			addr = v;
-			break;
+			goto slot;
 		default:
 			return uw_fail(c, UW_STOP_BAD_CFI, r->fde_begin);
 		}
+at_cfa:
+		addr = (cfa + (uint64_t)r->offset[reg]) & mask;
+slot:
 		/* A memory slot: from the span if it lies inside it. */
-		if (have_span && addr - span_addr < r->span_len &&
-		    r->span_len - (addr - span_addr) >= ad->addr_size) {
+		if (addr - span_addr < span_len &&
+		    span_len - (addr - span_addr) >= size)
 			v = uw_step_span_word(c->ws.span + (addr - span_addr),
-					      ad->addr_size);
-		} else if (uw_read_target(c, addr, ad->addr_size, &v) < 0) {
+					      size);
+		else if (uw_read_target(c, addr, size, &v) < 0)
 			goto lost;
-		}
 value:
-		next->val[reg] = v & ad->addr_mask;
-		next->defined |= UW_REG_BIT(reg);
+		out->regs.val[reg] = v & mask;
+		defined |= UW_REG_BIT(reg);
 		continue;
 lost:
-		if (uw_step_lost(c, reg, ra, next) < 0)
+		if (uw_step_lost(c, reg, ra) < 0)
 			return -1;
 	}
-	if (!(next->defined & UW_REG_BIT(ra)))
+	if (!(defined & UW_REG_BIT(ra)))
 		return uw_fail(c, UW_STOP_REG_UNDEFINED, ra);
-	next->val[ad->ra_reg] = next->val[ra];
-	next->defined |= UW_REG_BIT(ad->ra_reg);
+	out->regs.val[ad->ra_reg] = out->regs.val[ra];
+	out->regs.defined = defined | UW_REG_BIT(ad->ra_reg);
 	out->cfa = cfa;
 	out->signal = r->signal;
 	return 1;
+}
+
+static __attribute__((noinline)) int
+uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
+		   struct uw_frame *out)
+{
+	return uw_step_apply(c, r, out);
 }
 
 /* c->ws.tables for the pc looked up: the last frame's if they cover it,
@@ -274,6 +289,7 @@ static inline int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	if (c->ops->find_tables(c->host, lookup, &c->ws.tables) == 0) {
 		c->ws.tables.unreadable = 0;
 		c->ws.tables_reusable = c->ws.tables.pc_hi > c->ws.tables.pc_lo;
+		c->ws.tables_named = (uint8_t)uw_rowcache_names_cfi(&c->ws.tables);
 		return 0;
 	}
 	unreadable = c->ws.tables.unreadable;
@@ -281,6 +297,7 @@ static inline int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	c->ws.tables = (struct uw_tables){ .module = module,
 					   .unreadable = unreadable };
 	c->ws.tables_reusable = 0;
+	c->ws.tables_named = 0;
 	return -1;
 }
 
@@ -361,21 +378,41 @@ static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
 	uw_step_trace(c, UW_TR_FP_FALLBACK, c->pc, c->regs.val[ad->fp_reg]);
 	(void)uw_row_compact(c, &ad->fp_row, ad->ra_reg, 0, &c->ws.crow);
 	c->ws.crow.fde_begin = c->ws.crow.fde_end = 0;
-	return uw_step_apply(c, &c->ws.crow, out);
+	return uw_step_apply_rare(c, &c->ws.crow, out);
 }
 
 /* The ways to find a caller, in the order they are tried: the first that
  * applies (returns nonzero) makes the step, as in the kernel's
- * kernel/unwind/user.c. */
-static const struct uw_step_method {
-	int (*step)(struct uw_cursor *c, uint64_t lookup, struct uw_frame *out);
-	uint32_t policy;	/* needed in cursor->policy; 0 = always */
-} uw_step_methods[] = {
-	{ uw_step_cfi,		0 },
-	{ uw_step_sigframe,	0 },
-	{ uw_step_nocfi,	UW_POLICY_FP_FALLBACK },
-	{ uw_step_fp,		UW_POLICY_FP_FALLBACK },
+ * kernel/unwind/user.c.  A switch rather than a table of pointers, so
+ * that the common case (CFI) stays inlined. */
+enum uw_step_method {
+	UW_METHOD_CFI,
+	UW_METHOD_SIGFRAME,
+	UW_METHOD_NOCFI,	/* needs UW_POLICY_FP_FALLBACK */
+	UW_METHOD_FP,		/* needs UW_POLICY_FP_FALLBACK */
+	UW_METHODS
 };
+
+static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
+			     uint64_t lookup, struct uw_frame *out)
+{
+	switch (m) {
+	case UW_METHOD_CFI:
+		return uw_step_cfi(c, lookup, out);
+	case UW_METHOD_SIGFRAME:
+		return uw_step_sigframe(c, lookup, out);
+	case UW_METHOD_NOCFI:
+		if (!(c->policy & UW_POLICY_FP_FALLBACK))
+			return 0;
+		return uw_step_nocfi(c, lookup, out);
+	case UW_METHOD_FP:
+		if (!(c->policy & UW_POLICY_FP_FALLBACK))
+			return 0;
+		return uw_step_fp(c, lookup, out);
+	default:
+		return 0;
+	}
+}
 
 /* Is ra, the caller's pc that a step found, plainly not a return address?
  * Wrong CFI (glibc's i386 memcpy does not describe a push) hands over some
@@ -414,7 +451,7 @@ UW_API int uw_step(struct uw_cursor *c)
 	const struct uw_arch_desc *ad = c->ad;
 	struct uw_frame f;
 	uint64_t lookup, ra;
-	unsigned i;
+	unsigned m;
 	int rc = 0;
 
 	if (c->stop.reason != UW_STOP_NONE)
@@ -432,16 +469,10 @@ UW_API int uw_step(struct uw_cursor *c)
 	}
 
 	lookup = c->pc_is_exact ? c->pc : (c->pc - 1) & ad->addr_mask;
-	/* bound: the methods, 4 */
-	for (i = 0; i < sizeof(uw_step_methods) / sizeof(uw_step_methods[0]); i++) {
-		const struct uw_step_method *m = &uw_step_methods[i];
-
-		if ((c->policy & m->policy) != m->policy)
-			continue;
+	/* bound: UW_METHODS */
+	for (m = UW_METHOD_CFI; m < UW_METHODS && rc == 0; m++) {
 		c->work++;
-		rc = m->step(c, lookup, &f);
-		if (rc != 0)
-			break;
+		rc = uw_step_by(c, (enum uw_step_method)m, lookup, &f);
 	}
 	if (rc == 0 && c->ws.tables_for_pc && c->ws.tables.unreadable)
 		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->ws.tables.unreadable);

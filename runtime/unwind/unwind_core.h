@@ -307,7 +307,9 @@ struct uw_compact_row {
 	int64_t offset[UW_NREGS];	/* OFFSET, VAL_OFFSET, AT_REG_OFFSET */
 	uint32_t keep;			/* registers the caller keeps (same
 					 * value), if defined here */
-	uint32_t compute;		/* registers with a rule in kind[] */
+	uint32_t is_cfa;		/* registers whose value is the CFA
+					 * (val_offset 0: the sp, by the ABI) */
+	uint32_t compute;		/* registers with another rule, kind[] */
 	uint32_t span_len;		/* the memory slots relative to
 					 * span_base lie in [base + span_lo,
 					 * base + span_lo + span_len): read at
@@ -475,6 +477,8 @@ struct uw_cursor {
 						 * step's pc */
 		uint8_t tables_reusable;	/* a successful lookup with a
 						 * pc range: see pc_lo */
+		uint8_t tables_named;		/* their rows may be cached
+						 * (uw_rowcache_names_cfi) */
 		const struct uw_section *sec;	/* section of cie/fde */
 		struct uw_cie cie;
 		struct uw_fde fde;

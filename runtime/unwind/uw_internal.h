@@ -154,8 +154,11 @@ UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
 			       uint32_t size, uint64_t *v);
 /* A speculative target read (is this a trampoline? can the span be read
  * at once?): 1 = read, 0 = not; records nothing. */
-UW_INTERNAL int uw_peek(struct uw_cursor *c, uint64_t addr, void *buf,
-			uint32_t len);
+static inline int uw_peek(struct uw_cursor *c, uint64_t addr, void *buf,
+			  uint32_t len)
+{
+	return c->ops->read_mem(c->host, addr, buf, len) == 0;
+}
 /* An address-sized little-endian word at addr, speculatively. */
 UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v);
 UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);
@@ -174,12 +177,77 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 			       const struct uw_row *row, unsigned ra_reg,
 			       int signal, struct uw_compact_row *out);
 
-/* rowcache.c: the row cached for lookup pc in c->ws.tables, or NULL; and
- * keep c->ws.crow for it. */
-UW_INTERNAL const struct uw_compact_row *uw_rowcache_find(struct uw_cursor *c,
-							  uint64_t lookup);
+/* rowcache.c: keep row for lookup pc in c->ws.tables. */
 UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 				   const struct uw_compact_row *row);
+
+/* Do the tables name their CFI?  Local sections do by their buffers;
+ * sections read from the target only with the host's ident (the contract
+ * of uw_tables.ident). */
+static inline int uw_rowcache_names_cfi(const struct uw_tables *t)
+{
+	if (t->ident)
+		return 1;
+	return (t->eh_frame_hdr.data || !t->eh_frame_hdr.size) &&
+	       (t->eh_frame.data || (!t->eh_frame.size &&
+				     !t->eh_frame_hdr.size)) &&
+	       (t->debug_frame.data || !t->debug_frame.size);
+} 
+
+/* The row cache's lookup, inline: it is on every cached step's path.
+ * uw_rowcache_find gives the row cached for lookup pc in c->ws.tables, or
+ * NULL. */
+/* Does the entry's key name these tables at this pc?  Every cached step
+ * compares all fourteen words, so it is one OR of differences rather than
+ * a branch per word. */
+static inline int uw_rowcache_key_is(const struct uw_cache_key *k,
+			      const struct uw_tables *t, uint64_t pc)
+{
+	uint64_t d;
+
+	d = (k->pc ^ pc) | (k->bias ^ t->bias) |
+	    (k->text_base ^ t->text_base) | (k->data_base ^ t->data_base) |
+	    (k->ident ^ t->ident);
+	d |= (k->sec[0][0] ^ (uint64_t)(uintptr_t)t->eh_frame_hdr.data) |
+	     (k->sec[0][1] ^ t->eh_frame_hdr.addr) |
+	     (k->sec[0][2] ^ t->eh_frame_hdr.size);
+	d |= (k->sec[1][0] ^ (uint64_t)(uintptr_t)t->eh_frame.data) |
+	     (k->sec[1][1] ^ t->eh_frame.addr) |
+	     (k->sec[1][2] ^ t->eh_frame.size);
+	d |= (k->sec[2][0] ^ (uint64_t)(uintptr_t)t->debug_frame.data) |
+	     (k->sec[2][1] ^ t->debug_frame.addr) |
+	     (k->sec[2][2] ^ t->debug_frame.size);
+	return d == 0;
+}
+
+/* The slot of lookup pc, or NULL where no cache applies. */
+static inline struct uw_cache_entry *uw_rowcache_slot(struct uw_cursor *c,
+						      uint64_t pc)
+{
+	uint64_t h = pc * 0x9e3779b97f4a7c15ull;
+
+	if (!c->cache || !c->cache->entries)
+		return NULL;
+	return &c->cache->entries[(uint32_t)(h >> 40) & c->cache->mask];
+}
+
+static inline const struct uw_compact_row *
+uw_rowcache_find(struct uw_cursor *c, uint64_t lookup)
+{
+	struct uw_cache_entry *e = uw_rowcache_slot(c, lookup);
+
+	if (!e || !c->ws.tables_named)
+		return NULL;
+	if (e->valid && e->arch == (uint8_t)c->arch &&
+	    uw_rowcache_key_is(&e->key, &c->ws.tables, lookup)) {
+		c->cache->hits++;
+		return &e->row;
+	}
+	c->cache->misses++;
+	return NULL;
+}
+
+
 
 /* expr.c: evaluate a block of c->ws.sec against regs.  If push_cfa, cfa is
  * pushed first (DW_CFA_expression / val_expression); have_cfa says whether
