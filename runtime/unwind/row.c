@@ -435,6 +435,9 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 	}
 	uw_row_span(out, ad->addr_size);
 	out->ra_reg = (uint8_t)(ra_reg < UW_NREGS ? ra_reg : UW_ROW_BAD_REG);
+	out->has_caller = ra_reg < ad->nregs &&
+			  ((out->keep | out->is_cfa | out->compute) &
+			   UW_REG_BIT(ra_reg));
 	out->signal = (uint8_t)signal;
 	return out->general ? 0 : 1;
 }

@@ -60,10 +60,11 @@ static void uw_rowcache_key(const struct uw_tables *t, uint64_t pc,
 UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 				   const struct uw_compact_row *row)
 {
-	struct uw_cache_entry *e = uw_rowcache_slot(c, lookup);
+	struct uw_cache_entry *e;
 
-	if (!e || !c->ws.tables_named)
+	if (!c->ws.tables_named)
 		return;
+	e = uw_rowcache_slot(c, lookup);
 	uw_rowcache_key(&c->ws.tables, lookup, &e->key);
 	e->row = *row;
 	e->arch = (uint8_t)c->arch;

@@ -117,7 +117,7 @@ static int uw_step_lost(struct uw_cursor *c, unsigned reg, unsigned ra)
 }
 
 /* Value of an address-sized little-endian slot in the span buffer. */
-static inline __attribute__((always_inline)) uint64_t uw_step_span_word(const uint8_t *p, uint32_t addr_size)
+static inline __attribute__((__always_inline__)) uint64_t uw_step_span_word(const uint8_t *p, uint32_t addr_size)
 {
 	uint64_t v = p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
 		     (uint64_t)p[3] << 24;
@@ -129,32 +129,30 @@ static inline __attribute__((always_inline)) uint64_t uw_step_span_word(const ui
 }
 
 /* The CFA of row r for the current registers. */
-static inline __attribute__((always_inline)) int uw_step_cfa(struct uw_cursor *c, const struct uw_compact_row *r,
-		       uint64_t *cfa)
+static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_cursor *c,
+							     const struct uw_compact_row *r,
+							     uint64_t *cfa)
 {
 	const struct uw_arch_desc *ad = c->ad;
 	unsigned reg = r->cfa_reg;
+	int deref = r->cfa_kind == UW_CFA_AT_REG_OFFSET;
 
-	switch (r->cfa_kind) {
-	case UW_CFA_REG_OFFSET:
-	case UW_CFA_AT_REG_OFFSET:
-		if (reg >= ad->nregs || !(c->regs.defined & UW_REG_BIT(reg)))
-			return uw_fail(c, UW_STOP_REG_UNDEFINED, reg);
-		*cfa = (c->regs.val[reg] + (uint64_t)r->cfa_offset) &
-		       ad->addr_mask;
-		if (r->cfa_kind == UW_CFA_REG_OFFSET)
-			return 0;
-		c->work += 2;	/* as the expression's two operations */
-		if (uw_read_target(c, *cfa, ad->addr_size, cfa) < 0)
-			return -1;
-		*cfa &= ad->addr_mask;
-		return 0;
-	case UW_CFA_EXPRESSION:
-		return uw_expr_eval(c, &c->ws.row.cfa_expr, &c->regs, 0, 0, 0,
-				    cfa);
-	default:
+	if (__builtin_expect(r->cfa_kind != UW_CFA_REG_OFFSET && !deref, 0)) {
+		if (r->cfa_kind == UW_CFA_EXPRESSION)
+			return uw_expr_eval(c, &c->ws.row.cfa_expr, &c->regs,
+					    0, 0, 0, cfa);
 		return uw_fail(c, UW_STOP_BAD_CFI, r->fde_begin);
 	}
+	if (reg >= ad->nregs || !(c->regs.defined & UW_REG_BIT(reg)))
+		return uw_fail(c, UW_STOP_REG_UNDEFINED, reg);
+	*cfa = (c->regs.val[reg] + (uint64_t)r->cfa_offset) & ad->addr_mask;
+	if (__builtin_expect(!deref, 1))
+		return 0;
+	c->work += 2;	/* as the expression's two operations */
+	if (uw_read_target(c, *cfa, ad->addr_size, cfa) < 0)
+		return -1;
+	*cfa &= ad->addr_mask;
+	return 0;
 }
 
 /* The one row interpreter: apply row r to the current registers, giving
@@ -164,7 +162,7 @@ static inline __attribute__((always_inline)) int uw_step_cfa(struct uw_cursor *c
  * are applied in register order.  1 = done, -1 = stopped.  Inlined where
  * it is most of a step (the CFI method); uw_step_apply_rare serves the
  * others. */
-static inline __attribute__((always_inline))
+static inline __attribute__((__always_inline__))
 int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		  struct uw_frame *out)
 {
@@ -181,10 +179,10 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 	uw_step_trace(c, UW_TR_CFA, cfa, r->cfa_kind != UW_CFA_REG_OFFSET);
 	/* An undefined return address marks the outermost frame (_start,
 	 * thread start). */
-	if (ra >= ad->nregs)
-		return uw_fail(c, UW_STOP_BAD_CFI, r->fde_begin);
-	if (!((r->keep | r->is_cfa | r->compute) & UW_REG_BIT(ra)))
-		return uw_fail(c, UW_STOP_END_OF_STACK, 0);
+	if (__builtin_expect(!r->has_caller, 0))
+		return uw_fail(c, ra >= ad->nregs ? UW_STOP_BAD_CFI :
+				  UW_STOP_END_OF_STACK,
+			       ra >= ad->nregs ? r->fde_begin : 0);
 
 	out->regs = *cur;
 	defined = (cur->defined & r->keep) | r->is_cfa;
@@ -268,7 +266,7 @@ lost:
 	return 1;
 }
 
-static __attribute__((noinline)) int
+static __attribute__((__noinline__)) int
 uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 		   struct uw_frame *out)
 {
@@ -289,7 +287,8 @@ static inline int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	if (c->ops->find_tables(c->host, lookup, &c->ws.tables) == 0) {
 		c->ws.tables.unreadable = 0;
 		c->ws.tables_reusable = c->ws.tables.pc_hi > c->ws.tables.pc_lo;
-		c->ws.tables_named = (uint8_t)uw_rowcache_names_cfi(&c->ws.tables);
+		c->ws.tables_named = c->cache && c->cache->entries &&
+				     uw_rowcache_names_cfi(&c->ws.tables);
 		return 0;
 	}
 	unreadable = c->ws.tables.unreadable;
@@ -469,8 +468,11 @@ UW_API int uw_step(struct uw_cursor *c)
 	}
 
 	lookup = c->pc_is_exact ? c->pc : (c->pc - 1) & ad->addr_mask;
-	/* bound: UW_METHODS */
-	for (m = UW_METHOD_CFI; m < UW_METHODS && rc == 0; m++) {
+	/* The methods in order; the first, CFI, is called by name, so that
+	 * it inlines here.  bound: UW_METHODS */
+	c->work++;
+	rc = uw_step_cfi(c, lookup, &f);
+	for (m = UW_METHOD_CFI + 1; m < UW_METHODS && rc == 0; m++) {
 		c->work++;
 		rc = uw_step_by(c, (enum uw_step_method)m, lookup, &f);
 	}

@@ -323,6 +323,8 @@ struct uw_compact_row {
 	uint8_t cfa_reg;
 	uint8_t ra_reg;			/* the return-address column */
 	uint8_t signal;			/* the CIE says: a signal frame */
+	uint8_t has_caller;		/* ra_reg is a register with a rule
+					 * (else: the outermost frame) */
 	uint8_t general;		/* an expression is evaluated from
 					 * ws.row: not cacheable */
 };
@@ -477,7 +479,9 @@ struct uw_cursor {
 						 * step's pc */
 		uint8_t tables_reusable;	/* a successful lookup with a
 						 * pc range: see pc_lo */
-		uint8_t tables_named;		/* their rows may be cached
+		uint8_t tables_named;		/* their rows may be cached:
+						 * there is a cache, and the
+						 * tables name their CFI
 						 * (uw_rowcache_names_cfi) */
 		const struct uw_section *sec;	/* section of cie/fde */
 		struct uw_cie cie;

@@ -220,24 +220,24 @@ static inline int uw_rowcache_key_is(const struct uw_cache_key *k,
 	return d == 0;
 }
 
-/* The slot of lookup pc, or NULL where no cache applies. */
+/* The slot of lookup pc; only where c->ws.tables_named (a cache is
+ * attached). */
 static inline struct uw_cache_entry *uw_rowcache_slot(struct uw_cursor *c,
 						      uint64_t pc)
 {
 	uint64_t h = pc * 0x9e3779b97f4a7c15ull;
 
-	if (!c->cache || !c->cache->entries)
-		return NULL;
 	return &c->cache->entries[(uint32_t)(h >> 40) & c->cache->mask];
 }
 
 static inline const struct uw_compact_row *
 uw_rowcache_find(struct uw_cursor *c, uint64_t lookup)
 {
-	struct uw_cache_entry *e = uw_rowcache_slot(c, lookup);
+	struct uw_cache_entry *e;
 
-	if (!e || !c->ws.tables_named)
+	if (!c->ws.tables_named)
 		return NULL;
+	e = uw_rowcache_slot(c, lookup);
 	if (e->valid && e->arch == (uint8_t)c->arch &&
 	    uw_rowcache_key_is(&e->key, &c->ws.tables, lookup)) {
 		c->cache->hits++;

@@ -277,18 +277,57 @@ struct host {
 	struct uw_space *space;
 	const struct uw_snapshot *snap;
 	pid_t live_pid;
-	bool step_found_fde; /* the current uw_step found CFI for its pc */
+	struct uw_walk walk;
 };
+
+void uw_walk_trace(struct uw_walk *w, enum uw_trace_event ev)
+{
+	if (ev == UW_TR_STEP)
+		w->step_found_fde = false;
+	else if (ev == UW_TR_FDE || ev == UW_TR_SIGFRAME)
+		w->step_found_fde = true;
+}
+
+int uw_walk_snapshot(struct uw_cursor *c, struct uw_walk *w, const struct uw_snapshot *s,
+		     const struct uw_host_ops *ops, void *host, bool fp_fallback,
+		     struct uw_cache *cache, struct uw_frame *out, int max,
+		     struct uw_ours_result *res)
+{
+	enum uw_arch arch = s->arch == 64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
+	struct uw_regs regs;
+	int n = 0;
+
+	uw_regs_from_pt_regs(&regs, arch, (const uw_pt_regs *)&s->regs,
+			     arch == UW_ARCH_X86_64 ? UW_X86_64_ALL : UW_I386_ALL);
+	memset(res, 0, sizeof *res);
+	if (uw_init(c, arch, ops, host, &regs) == 0) {
+		if (fp_fallback)
+			c->policy |= UW_POLICY_FP_FALLBACK;
+		c->cache = cache;
+		while (n < max) {
+			uint64_t frame_sp = uw_sp(c);
+			out[n++] = (struct uw_frame){ uw_pc(c), frame_sp, c->pc_is_exact != 0,
+						      frame_sp != 0, false };
+			w->step_found_fde = true;
+			bool stepped = uw_step(c) == 1;
+			out[n - 1].no_cfi_to_caller = !w->step_found_fde;
+			if (!stepped)
+				break;
+		}
+	}
+	res->nframes = n;
+	res->stop_reason = uw_stop_reason_name(c->stop.reason);
+	res->stop_pc = c->stop.pc;
+	res->stopped_cleanly = c->stop.reason == UW_STOP_END_OF_STACK;
+	return n;
+}
 
 static void host_trace(void *arg, enum uw_trace_event ev, uint64_t a, uint64_t b)
 {
 	struct host *h = arg;
 	(void)a;
 	(void)b;
-	if (ev == UW_TR_STEP)
-		h->step_found_fde = false;
-	else if (ev == UW_TR_FDE || ev == UW_TR_SIGFRAME)
-		h->step_found_fde = true;
+	uw_walk_trace(&h->walk, ev);
 }
 
 bool uw_space_read(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
@@ -402,40 +441,10 @@ int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_
 		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res)
 {
 	static __thread struct uw_cursor cursor; /* ~10 KiB: keep it off the stack */
-	struct host h = { sp, s, live_pid, false };
-	struct uw_regs regs;
-	enum uw_arch arch = s->arch == 64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
+	struct host h = { sp, s, live_pid, { false } };
 
-	uw_regs_from_pt_regs(&regs, arch, (const uw_pt_regs *)&s->regs,
-			     arch == UW_ARCH_X86_64 ? UW_X86_64_ALL : UW_I386_ALL);
-	memset(res, 0, sizeof *res);
-	if (uw_init(&cursor, arch, trace_on ? &host_ops : &host_ops_untraced, &h, &regs) != 0) {
-		res->stop_reason = uw_stop_reason_name(cursor.stop.reason);
-		return 0;
-	}
-	if (fp_fallback)
-		cursor.policy |= UW_POLICY_FP_FALLBACK;
-	if (row_cache_on) {
-		if (!row_cache.entries)
-			uw_cache_init(&row_cache, row_cache_entries, ROW_CACHE_ENTRIES);
-		cursor.cache = &row_cache;
-	}
-	int n = 0;
-	do {
-		if (n == max)
-			break;
-		uint64_t frame_sp = uw_sp(&cursor);
-		out[n++] = (struct uw_frame){ uw_pc(&cursor), frame_sp, cursor.pc_is_exact != 0,
-					      frame_sp != 0, false };
-		h.step_found_fde = true;
-		bool stepped = uw_step(&cursor) == 1;
-		out[n - 1].no_cfi_to_caller = !h.step_found_fde;
-		if (!stepped)
-			break;
-	} while (1);
-	res->nframes = n;
-	res->stop_reason = uw_stop_reason_name(cursor.stop.reason);
-	res->stop_pc = cursor.stop.pc;
-	res->stopped_cleanly = cursor.stop.reason == UW_STOP_END_OF_STACK;
-	return n;
+	if (row_cache_on && !row_cache.entries)
+		uw_cache_init(&row_cache, row_cache_entries, ROW_CACHE_ENTRIES);
+	return uw_walk_snapshot(&cursor, &h.walk, s, trace_on ? &host_ops : &host_ops_untraced,
+				&h, fp_fallback, row_cache_on ? &row_cache : NULL, out, max, res);
 }

@@ -7,6 +7,7 @@
 #define UW_OURS_H
 
 #include "snapshot.h"
+#include "../../runtime/unwind/unwind_core.h"
 
 /* ELF files opened and parsed once, shared by every address space.  */
 struct uw_elf_cache;
@@ -41,6 +42,25 @@ void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misse
 
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
 		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res);
+
+/* The walk every host of the core in these tests shares (here and in
+   ours_mem.c): they differ only in where memory and tables come from.  */
+struct uw_walk {
+	/* The uw_step in progress found CFI (or a signal frame) for its pc;
+	   kept by uw_walk_trace.  */
+	bool step_found_fde;
+};
+/* The host's trace callback passes every event here.  */
+void uw_walk_trace(struct uw_walk *w, enum uw_trace_event ev);
+/* Unwind snapshot S with the host OPS/HOST (whose trace callback calls
+   uw_walk_trace on W, or which has none): its registers all trusted,
+   FP_FALLBACK sets UW_POLICY_FP_FALLBACK, CACHE (may be NULL) is the row
+   cache.  Up to MAX frames into OUT, how it ended into RES; the cursor C
+   is left stopped.  Returns the number of frames.  */
+int uw_walk_snapshot(struct uw_cursor *c, struct uw_walk *w, const struct uw_snapshot *s,
+		     const struct uw_host_ops *ops, void *host, bool fp_fallback,
+		     struct uw_cache *cache, struct uw_frame *out, int max,
+		     struct uw_ours_result *res);
 
 /* Exposed for the benchmark and for other peers that want the same table
    lookup: the module covering PC, with its ELF image and bias.  */

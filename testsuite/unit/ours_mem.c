@@ -84,7 +84,7 @@ struct host {
 	struct uw_mem_space *space;
 	const struct uw_snapshot *snap;
 	pid_t live_pid;
-	bool step_found_fde;
+	struct uw_walk walk;
 };
 
 /* Replay: a file mapping's bytes from its file, if the mapping is
@@ -196,10 +196,7 @@ static void host_trace(void *arg, enum uw_trace_event ev, uint64_t a, uint64_t b
 	struct host *h = arg;
 	(void)a;
 	(void)b;
-	if (ev == UW_TR_STEP)
-		h->step_found_fde = false;
-	else if (ev == UW_TR_FDE || ev == UW_TR_SIGFRAME)
-		h->step_found_fde = true;
+	uw_walk_trace(&h->walk, ev);
 }
 
 static const struct uw_host_ops host_ops = {
@@ -213,32 +210,10 @@ int uw_mem_unwind(struct uw_mem_space *sp, const struct uw_snapshot *s, pid_t li
 		  struct uw_mem_stop *stop)
 {
 	static __thread struct uw_cursor cursor;
-	struct host h = { sp, s, live_pid, false };
-	struct uw_regs regs;
-	enum uw_arch arch = s->arch == 64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
+	struct host h = { sp, s, live_pid, { false } };
+	int n = uw_walk_snapshot(&cursor, &h.walk, s, &host_ops, &h, fp_fallback, NULL, out, max,
+				 res);
 
-	uw_regs_from_pt_regs(&regs, arch, (const uw_pt_regs *)&s->regs,
-			     arch == UW_ARCH_X86_64 ? UW_X86_64_ALL : UW_I386_ALL);
-	memset(res, 0, sizeof *res);
-	int n = 0;
-	if (uw_init(&cursor, arch, &host_ops, &h, &regs) == 0) {
-		if (fp_fallback)
-			cursor.policy |= UW_POLICY_FP_FALLBACK;
-		while (n < max) {
-			uint64_t frame_sp = uw_sp(&cursor);
-			out[n++] = (struct uw_frame){ uw_pc(&cursor), frame_sp, cursor.pc_is_exact != 0,
-						      frame_sp != 0, false };
-			h.step_found_fde = true;
-			bool stepped = uw_step(&cursor) == 1;
-			out[n - 1].no_cfi_to_caller = !h.step_found_fde;
-			if (!stepped)
-				break;
-		}
-	}
-	res->nframes = n;
-	res->stop_reason = uw_stop_reason_name(cursor.stop.reason);
-	res->stop_pc = cursor.stop.pc;
-	res->stopped_cleanly = cursor.stop.reason == UW_STOP_END_OF_STACK;
 	if (stop)
 		*stop = (struct uw_mem_stop){ cursor.stop.reason, cursor.stop.pc, cursor.stop.addr,
 					      cursor.stop.module };

@@ -11,13 +11,12 @@
  *   thread 2:     start_thread > worker_sort > qsort > ... > cmp_ints
  */
 #define _GNU_SOURCE
+#include "chain.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define NOINLINE __attribute__((noinline, noclone))
-#define NO_TAIL() __asm__ volatile("" ::: "memory")
 
 static volatile unsigned long sink;
 
