@@ -91,7 +91,7 @@ static int uw_cfi_skip_encoded(struct uw_reader *r, uint8_t enc)
 	}
 	size = uw_encoded_size(enc, r->addr_size);
 	if (size < 0)
-		return uw_fail(r->c, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
+		return uw_rd_fail(r, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
 	if (size == 0)
 		return uw_rd_uleb(r, &dummy);
 	return uw_rd_skip(r, (uint64_t)size);

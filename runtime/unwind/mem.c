@@ -66,14 +66,35 @@ UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
 				const struct uw_section *sec,
 				uint64_t pos, uint64_t end)
 {
+	uw_reader_init_local(r, sec, pos, end, c->ad->addr_size, &c->stop);
 	r->c = c;
+	r->text_base = c->ws.tables.text_base;
+}
+
+UW_INTERNAL void uw_reader_init_local(struct uw_reader *r,
+				      const struct uw_section *sec,
+				      uint64_t pos, uint64_t end,
+				      uint8_t addr_size, struct uw_stop *stop)
+{
+	r->c = NULL;
+	r->stop = stop;
 	r->sec = sec;
 	r->data = sec->data;
 	r->end = end < sec->size ? end : sec->size;
 	r->pos = pos < r->end ? pos : r->end;
+	r->text_base = 0;
 	r->datarel_base = 0;
 	r->func_base = 0;
-	r->addr_size = c->ad->addr_size;
+	r->addr_size = addr_size;
+	r->addr_mask = addr_size == 4 ? 0xffffffffu : ~(uint64_t)0;
+}
+
+UW_INTERNAL int uw_rd_fail(struct uw_reader *r, enum uw_stop_reason reason,
+			   uint64_t addr)
+{
+	r->stop->reason = reason;
+	r->stop->addr = addr;
+	return -1;
 }
 
 /* Fill the cache window so that it holds [addr, addr + n); the window is
@@ -105,16 +126,17 @@ UW_INTERNAL int uw_rd_bytes(struct uw_reader *r, uint8_t *buf, uint32_t n)
 	uint64_t addr, off;
 	uint32_t i;
 
-	if (n > r->end - r->pos)
-		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + r->pos);
-	if (n > sizeof(c->ws.cache))
-		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + r->pos);
+	if (n > r->end - r->pos || n > sizeof(c->ws.cache))
+		return uw_rd_fail(r, UW_STOP_BAD_CFI, sec->addr + r->pos);
 	if (sec->data) {
 		for (i = 0; i < n; i++)		/* bound: n <= 64 */
 			buf[i] = sec->data[r->pos + i];
 		r->pos += n;
 		return 0;
 	}
+	if (!c)
+		return uw_rd_fail(r, UW_STOP_MEMORY_UNREADABLE,
+				  sec->addr + r->pos);
 	addr = (sec->addr + c->ws.tables.bias + r->pos) & c->ad->addr_mask;
 	off = addr - c->ws.cache_addr;
 	if (c->ws.cache_len == 0 || addr < c->ws.cache_addr ||
@@ -140,7 +162,7 @@ UW_INTERNAL int uw_rd_uint_slow(struct uw_reader *r, uint32_t size,
 	uint8_t buf[8];
 
 	if (size == 0 || size > 8)
-		return uw_fail(r->c, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
+		return uw_rd_fail(r, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
 	if (uw_rd_bytes(r, buf, size) < 0)
 		return -1;
 	*v = uw_mem_le(buf, size);
@@ -150,7 +172,7 @@ UW_INTERNAL int uw_rd_uint_slow(struct uw_reader *r, uint32_t size,
 UW_INTERNAL int uw_rd_skip(struct uw_reader *r, uint64_t n)
 {
 	if (n > r->end - r->pos)
-		return uw_fail(r->c, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
+		return uw_rd_fail(r, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
 	r->pos += n;
 	return 0;
 }
@@ -172,7 +194,7 @@ UW_INTERNAL int uw_rd_leb_slow(struct uw_reader *r, uint64_t *v,
 		shift += 7;
 	}
 	if (byte & 0x80)
-		return uw_fail(r->c, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
+		return uw_rd_fail(r, UW_STOP_BAD_CFI, r->sec->addr + r->pos);
 	if (is_signed && shift < 64 && (byte & 0x40))
 		result |= ~(uint64_t)0 << shift;
 	*v = result;
@@ -214,7 +236,7 @@ UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 	int size;
 
 	if (enc == DW_EH_PE_omit)
-		return uw_fail(c, UW_STOP_BAD_CFI, field);
+		return uw_rd_fail(r, UW_STOP_BAD_CFI, field);
 	switch (enc & DW_EH_PE_APPL_MASK) {
 	case 0:
 		base = 0;
@@ -223,14 +245,14 @@ UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 		base = field;
 		break;
 	case DW_EH_PE_textrel:
-		base = c->ws.tables.text_base;
+		base = r->text_base;
 		if (base == 0)
-			return uw_fail(c, UW_STOP_BAD_CFI, field);
+			return uw_rd_fail(r, UW_STOP_BAD_CFI, field);
 		break;
 	case DW_EH_PE_datarel:
 		base = r->datarel_base;
 		if (base == 0)
-			return uw_fail(c, UW_STOP_BAD_CFI, field);
+			return uw_rd_fail(r, UW_STOP_BAD_CFI, field);
 		break;
 	case DW_EH_PE_funcrel:
 		base = r->func_base;
@@ -243,12 +265,12 @@ UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 		base = 0;
 		break;
 	default:
-		return uw_fail(c, UW_STOP_BAD_CFI, field);
+		return uw_rd_fail(r, UW_STOP_BAD_CFI, field);
 	}
 
 	size = uw_encoded_size(enc, r->addr_size);
 	if (size < 0)
-		return uw_fail(c, UW_STOP_BAD_CFI, field);
+		return uw_rd_fail(r, UW_STOP_BAD_CFI, field);
 	if (size == 0) {
 		if ((enc & DW_EH_PE_FORMAT_MASK) == DW_EH_PE_sleb128) {
 			int64_t s;
@@ -265,16 +287,17 @@ UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 		if (enc & DW_EH_PE_signed)	/* SIGNED, SDATA2/4/8 */
 			raw = uw_sign_extend(raw, (uint32_t)size);
 	}
-	*v = (base + raw) & c->ad->addr_mask;
+	*v = (base + raw) & r->addr_mask;
 
 	if (enc & DW_EH_PE_indirect) {
 		/* The field holds the address of the pointer (in the target,
 		 * relocated), so read it there and go back to link-time. */
-		uint64_t runtime = (*v + c->ws.tables.bias) & c->ad->addr_mask;
-
-		if (uw_read_target(c, runtime, r->addr_size, &raw) < 0)
+		if (!c)
+			return uw_rd_fail(r, UW_STOP_BAD_CFI, field);
+		if (uw_read_target(c, (*v + c->ws.tables.bias) & r->addr_mask,
+				   r->addr_size, &raw) < 0)
 			return -1;
-		*v = (raw - c->ws.tables.bias) & c->ad->addr_mask;
+		*v = (raw - c->ws.tables.bias) & r->addr_mask;
 	}
 	return 0;
 }

@@ -382,8 +382,8 @@ static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
 
 /* The ways to find a caller, in the order they are tried: the first that
  * applies (returns nonzero) makes the step, as in the kernel's
- * kernel/unwind/user.c.  A switch rather than a table of pointers, so
- * that the common case (CFI) stays inlined. */
+ * kernel/unwind/user.c.  uw_step calls the first, CFI, by name (so that
+ * it inlines there) and the fallbacks through uw_step_by. */
 enum uw_step_method {
 	UW_METHOD_CFI,
 	UW_METHOD_SIGFRAME,

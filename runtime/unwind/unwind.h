@@ -16,6 +16,11 @@
 #ifndef _STP_UNWIND_H_
 #define _STP_UNWIND_H_
 
+/* The runtime builds the core as part of its one translation unit. */
+#ifndef UW_SINGLE_TU
+#define UW_SINGLE_TU
+#endif
+
 #ifndef MAXBACKTRACE
 #define MAXBACKTRACE 20
 #endif
@@ -28,9 +33,10 @@
 #error "stap-unwind: only x86_64 kernels are supported"
 #endif
 
-/* Pointer encodings: the core's standard names, plus the names stock's
- * sym.c and sym2.c use for four of them and for the two masks. */
-#include "uwcore/dwarf.h"
+/* The core (read_pointer below uses its reader) and its DWARF numbers,
+ * under their standard names, plus the names stock's sym.c and sym2.c use
+ * for four of them and for the two masks. */
+#include "uwcore/unwind_all.c"
 #define DW_EH_PE_leb128		DW_EH_PE_uleb128
 #define DW_EH_PE_data2		DW_EH_PE_udata2
 #define DW_EH_PE_data4		DW_EH_PE_udata4
@@ -50,9 +56,10 @@ typedef signed long sleb128_t;
 
 /* Decode one number of the given encoding from the table bytes at *pLoc
  * (module-local memory: line tables copied into the module by the
- * translator), not reading at or past end.  On success *pLoc moves past the
- * number and its value is returned; on failure (bad encoding, truncated
- * data, unreadable indirection) 0 is returned and *pLoc is unchanged.
+ * translator), not reading at or past end, with the core's reader of
+ * DW_EH_PE pointers.  On success *pLoc moves past the number and its value
+ * is returned; on failure (bad encoding, truncated data, unreadable
+ * indirection) 0 is returned and *pLoc is unchanged.
  * compat_task: DW_EH_PE_absptr is 4 bytes (32-bit process).  user: an
  * indirect pointer is read from the current process, else from the kernel.
  * pc-relative values are relative to the byte's address in this copy. */
@@ -60,83 +67,32 @@ static unsigned long read_pointer(const u8 **pLoc, const void *end,
 				  signed ptrType, int user, int compat_task)
 {
 	const u8 *p = *pLoc;
-	const u8 *lim = (const u8 *)end;
-	unsigned long value = 0;
-	unsigned width = 0;
+	unsigned len = compat_task ? 4 : sizeof(unsigned long);
+	struct uw_section bytes;
+	struct uw_reader r;
+	struct uw_stop stop;
+	uint64_t v;
 
-	if (ptrType < 0 || ptrType == DW_EH_PE_omit || p >= lim)
+	if (ptrType < 0 || p >= (const u8 *)end)
 		return 0;
-	switch (ptrType & DW_EH_PE_FORM) {
-	case DW_EH_PE_absptr:
-		width = compat_task ? 4 : sizeof(unsigned long);
-		break;
-	case DW_EH_PE_data2:
-		width = 2;
-		break;
-	case DW_EH_PE_data4:
-		width = 4;
-		break;
-	case DW_EH_PE_data8:
-		width = 8;
-		break;
-	case DW_EH_PE_leb128: {
-		unsigned shift = 0;
-		u8 byte;
-
-		do {
-			if (p >= lim || shift >= 64)
-				return 0;
-			byte = *p++;
-			value |= (unsigned long)(byte & 0x7f) << shift;
-			shift += 7;
-		} while (byte & 0x80);
-		if ((ptrType & DW_EH_PE_signed) && shift < 64 && (byte & 0x40))
-			value |= ~0UL << shift;
-		break;
-	}
-	default:
+	/* The bytes as a section whose link-time address is their address
+	 * here: pcrel is then relative to the byte itself. */
+	bytes = (struct uw_section){ .data = p, .addr = (unsigned long)p,
+				     .size = (const u8 *)end - p };
+	uw_reader_init_local(&r, &bytes, 0, bytes.size, len, &stop);
+	r.addr_mask = ~0UL;	/* kernel addresses, whatever absptr's size */
+	if (uw_rd_encoded(&r, ptrType & ~DW_EH_PE_indirect, &v) < 0)
 		return 0;
-	}
-	if (width) {
-		if ((unsigned long)(lim - p) < width)
-			return 0;
-		switch (width) {
-		case 2:
-			value = (ptrType & DW_EH_PE_signed)
-				? (unsigned long)(long)(s16)get_unaligned((const u16 *)p)
-				: get_unaligned((const u16 *)p);
-			break;
-		case 4:
-			value = (ptrType & DW_EH_PE_signed)
-				? (unsigned long)(long)(s32)get_unaligned((const u32 *)p)
-				: get_unaligned((const u32 *)p);
-			break;
-		default:
-			value = get_unaligned((const u64 *)p);
-			break;
-		}
-		p += width;
-	}
-	switch (ptrType & DW_EH_PE_ADJUST) {
-	case DW_EH_PE_absptr:
-		break;
-	case DW_EH_PE_pcrel:
-		value += (unsigned long)*pLoc;
-		break;
-	default:	/* no text/data/function base known here */
-		return 0;
-	}
 	if (ptrType & DW_EH_PE_indirect) {
-		unsigned long v = 0;
-		unsigned len = compat_task ? 4 : sizeof(unsigned long);
+		unsigned long ind = 0;
 
-		if (user ? copy_from_user_nofault(&v, (const void __user *)value, len)
-			 : copy_from_kernel_nofault(&v, (const void *)value, len))
+		if (user ? copy_from_user_nofault(&ind, (const void __user *)(unsigned long)v, len)
+			 : copy_from_kernel_nofault(&ind, (const void *)(unsigned long)v, len))
 			return 0;
-		value = v;
+		v = ind;
 	}
-	*pLoc = p;
-	return value;
+	*pLoc = p + r.pos;
+	return (unsigned long)v;
 }
 
 #endif /* STP_USE_DWARF_UNWINDER || STP_NEED_LINE_DATA */

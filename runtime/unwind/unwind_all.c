@@ -5,10 +5,12 @@
  *     #include "unwind/unwind_all.c"
  *
  * Every function then has internal linkage.  File-local names carry a
- * per-file prefix (uw_cfi_, uw_row_, uw_expr_, uw_mem_, uw_arch_, uw_step_, uw_nocfi_,
- * uw_elfmem_)
- * so the files cannot collide when concatenated.
+ * per-file prefix (uw_stop_, uw_mem_, uw_rowcache_, uw_cfi_, uw_row_,
+ * uw_expr_, uw_arch_, uw_step_, uw_nocfi_, uw_elfmem_), so the files
+ * cannot collide when concatenated.
  */
+#ifndef UW_UNWIND_ALL_C
+#define UW_UNWIND_ALL_C
 #ifndef UW_SINGLE_TU
 #define UW_SINGLE_TU
 #endif
@@ -22,3 +24,4 @@
 #include "step.c"
 #include "nocfi.c"
 #include "elfmem.c"
+#endif /* UW_UNWIND_ALL_C */

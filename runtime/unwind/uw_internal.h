@@ -45,14 +45,21 @@ struct uw_arch_desc {
 	struct uw_row fp_row;
 };
 
-/* Bounded cursor over one CFI section, positions are section offsets. */
+/* Bounded cursor over one CFI section, positions are section offsets.
+ * Its failures are recorded in *stop (the cursor's, or the caller's for a
+ * reader of local bytes alone). */
 struct uw_reader {
-	struct uw_cursor *c;
+	struct uw_cursor *c;	/* for a target-resident section (the host
+				 * and the cursor's window) and indirect
+				 * pointers; NULL: local bytes only */
+	struct uw_stop *stop;
 	const struct uw_section *sec;
 	const uint8_t *data;	/* sec->data: local bytes, read in place */
 	uint64_t pos, end;	/* end <= sec->size */
+	uint64_t text_base;	/* link-time base of DW_EH_PE_textrel, 0 = none */
 	uint64_t datarel_base;	/* link-time base of DW_EH_PE_datarel, 0 = none */
 	uint64_t func_base;	/* link-time base of DW_EH_PE_funcrel */
+	uint64_t addr_mask;	/* values wrap to the address width */
 	uint8_t addr_size;	/* size of DW_EH_PE_absptr */
 };
 
@@ -64,6 +71,14 @@ UW_INTERNAL int uw_fail(struct uw_cursor *c, enum uw_stop_reason reason,
 UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
 				const struct uw_section *sec,
 				uint64_t pos, uint64_t end);
+/* A reader of local bytes (sec->data != NULL) without a cursor. */
+UW_INTERNAL void uw_reader_init_local(struct uw_reader *r,
+				      const struct uw_section *sec,
+				      uint64_t pos, uint64_t end,
+				      uint8_t addr_size, struct uw_stop *stop);
+/* Record a failure of r; always returns -1. */
+UW_INTERNAL int uw_rd_fail(struct uw_reader *r, enum uw_stop_reason reason,
+			   uint64_t addr);
 UW_INTERNAL int uw_rd_bytes(struct uw_reader *r, uint8_t *buf, uint32_t n);
 /* The general readers (any section, any failure); the inline wrappers
  * below take a fast path for the common case and call these otherwise. */
