@@ -11,17 +11,7 @@
 #include "../../../runtime/unwind/x86_64.h"
 #include "../../../runtime/unwind/i386.h"
 
-static int failures;
-
-#define CHECK(name, cond) check_(name, (cond), #cond)
-static void check_(const char *name, int ok, const char *what)
-{
-	if (ok)
-		printf("PASS: %s\n", name);
-	else
-		printf("FAIL: %s (%s)\n", name, what);
-	failures += !ok;
-}
+#include "check.h"
 
 /* ---- fake host ---------------------------------------------------- */
 

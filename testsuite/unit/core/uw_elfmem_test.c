@@ -21,14 +21,7 @@
 
 #include "../../../runtime/unwind/elfmem.h"
 
-static int failures;
-
-static void check(int ok, const char *name)
-{
-	printf("%s: %s\n", ok ? "PASS" : "FAIL", name);
-	if (!ok)
-		failures++;
-}
+#include "check.h"
 
 /* Reads: a fake object at FAKE_BASE backed by fake[], an unreadable
  * range [hole_lo, hole_hi), anything else from this process (through

@@ -21,14 +21,7 @@
 #include "../../../runtime/unwind/x86_64.h"
 #include "../../../runtime/unwind/i386.h"
 
-static int failures;
-
-static void check(int ok, const char *name)
-{
-	printf("%s: %s\n", ok ? "PASS" : "FAIL", name);
-	if (!ok)
-		failures++;
-}
+#include "check.h"
 
 static int self_read(void *host, uint64_t addr, void *buf, uint32_t len)
 {
