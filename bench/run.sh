@@ -22,14 +22,14 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 builddir=$(cd "$builddir" && pwd)
-tracer=$builddir/testsuite/unit/uw-trace
+tracer=$builddir/testsuite/harness/uw-trace
 bench=$builddir/bench/uw-bench
-progs=$builddir/testsuite/unit/progs-build
+progs=$builddir/testsuite/harness/progs-build
 out=$builddir/bench/run
 for f in "$tracer" "$bench"; do
 	[ -x "$f" ] || { echo "bench/run.sh: $f not built (run make and make check first)" >&2; exit 2; }
 done
-sh "$top/testsuite/unit/build-progs.sh" "$top/testsuite/unit/progs" "$progs" 2>/dev/null
+sh "$top/testsuite/harness/build-progs.sh" "$top/testsuite/harness/progs" "$progs" 2>/dev/null
 mkdir -p "$out"
 
 # record ARCH RUN DIR: snapshots of ARCH's program into DIR, with RUN (a
@@ -44,11 +44,11 @@ record() {
 }
 
 # i386 snapshots are recorded where i386 programs run: on the host if it
-# can, otherwise in the stapvm guest (testsuite/unit/i386-place.sh), and
+# can, otherwise in the stapvm guest (testsuite/harness/i386-place.sh), and
 # replayed here with the guest's files found under the target tree.
 echo "== recording snapshots"
 record 64 "" "$tracer" "$progs" "$out"
-place=$(sh "$top/testsuite/unit/i386-place.sh" "$builddir" | tail -n1)
+place=$(sh "$top/testsuite/harness/i386-place.sh" "$builddir" | tail -n1)
 snap32="$out/random32.snap $out/step32.snap"
 case $place in
 host)

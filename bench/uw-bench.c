@@ -1,6 +1,6 @@
 /* uw-bench: per-frame cost of three unwinders on the same recorded
    snapshots, all from memory (no ptrace, no live process):
-     ours       runtime/unwind (testsuite/unit/ours.c host callbacks)
+     ours       runtime/unwind (testsuite/harness/ours.c host callbacks)
      libdw      elfutils libdwfl: dwfl_attach_state with thread callbacks
                 that read the snapshot
      libunwind  unw_create_addr_space with accessors over the snapshot
@@ -42,8 +42,8 @@ extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip
 					      int need_unwind_info, void *arg);
 #endif
 
-#include "../testsuite/unit/ours.h"
-#include "../testsuite/unit/snapshot.h"
+#include "../testsuite/harness/ours.h"
+#include "../testsuite/harness/snapshot.h"
 
 /* One distinct memory map: our space plus each peer's per-process state. */
 struct process {

@@ -5,7 +5,7 @@
 # plus a few clang builds.  Each dynamic program calls into its own
 # libuwt-<arch>-<opt>-<frame>.so through the PLT; static ones link the same
 # code from an archive.  Only out-of-date outputs are rebuilt.
-# usage: build-progs.sh SRCDIR OUTDIR      (SRCDIR = testsuite/unit/progs)
+# usage: build-progs.sh SRCDIR OUTDIR      (SRCDIR = testsuite/harness/progs)
 # UWT_ARCHES: the arches to build (default "64 32"; the guest builds "32").
 set -eu
 src=$1

@@ -9,9 +9,9 @@
 #
 # usage: run-matrix.sh [-b BUILDDIR] [-j JOBS] [-o OUTDIR] N
 #   BUILDDIR  top build directory (default: .); uses
-#             BUILDDIR/testsuite/unit/uw-trace and builds the programs into
-#             BUILDDIR/testsuite/unit/progs-build
-#   OUTDIR    per-run logs (default BUILDDIR/testsuite/unit/matrix-run)
+#             BUILDDIR/testsuite/harness/uw-trace and builds the programs into
+#             BUILDDIR/testsuite/harness/progs-build
+#   OUTDIR    per-run logs (default BUILDDIR/testsuite/harness/matrix-run)
 set -eu
 builddir=.
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -28,9 +28,9 @@ shift $((OPTIND - 1))
 target=${1:?usage: run-matrix.sh [-b BUILDDIR] [-j JOBS] [-o OUTDIR] N}
 here=$(cd "$(dirname "$0")" && pwd)
 builddir=$(cd "$builddir" && pwd)
-tracer=${UW_TRACE:-$builddir/testsuite/unit/uw-trace}
-progs=$builddir/testsuite/unit/progs-build
-outdir=${outdir:-$builddir/testsuite/unit/matrix-run}
+tracer=${UW_TRACE:-$builddir/testsuite/harness/uw-trace}
+progs=$builddir/testsuite/harness/progs-build
+outdir=${outdir:-$builddir/testsuite/harness/matrix-run}
 [ -x "$tracer" ] || { echo "run-matrix: no tracer at $tracer (make check first)" >&2; exit 2; }
 sh "$here/build-progs.sh" "$here/progs" "$progs" 2>/dev/null
 rm -rf "$outdir"

@@ -19,7 +19,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../../../runtime/unwind/elfmem.h"
+#include "../../runtime/unwind/elfmem.h"
 
 #include "check.h"
 

@@ -1,7 +1,7 @@
 /* uw-memcheck: in-memory unwind tables where a page of them is unreadable.
 
    usage: uw-memcheck [--label STR] -- PROG MODE
-   PROG is testsuite/unit/mem/uwm-noread (built -m64 or -m32), MODE fde or
+   PROG is testsuite/harness/mem/uwm-noread (built -m64 or -m32), MODE fde or
    hdr.  PROG makes one page of its unwind data PROT_NONE and stops itself
    (SIGSTOP) inside victim_mid -> victim_leaf -> raise, then makes the page
    readable and stops again there.  At each stop our library unwinds with

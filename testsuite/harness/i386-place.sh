@@ -25,7 +25,7 @@ if [ "${UW_HOST_I386:-}" = skip ]; then
 elif [ "${UW_HOST_I386:-}" = no ]; then
 	why="UW_HOST_I386=no"
 else
-	probe=$builddir/testsuite/unit/i386-probe
+	probe=$builddir/testsuite/harness/i386-probe
 	mkdir -p "$(dirname "$probe")"
 	if ! printf 'int main(void) { return sizeof(void *) == 4 ? 0 : 1; }\n' |
 		${CC:-gcc} -m32 -x c - -o "$probe" 2>/dev/null; then

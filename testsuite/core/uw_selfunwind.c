@@ -17,9 +17,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../../../runtime/unwind/unwind_core.h"
-#include "../../../runtime/unwind/x86_64.h"
-#include "../../../runtime/unwind/i386.h"
+#include "../../runtime/unwind/unwind_core.h"
+#include "../../runtime/unwind/x86_64.h"
+#include "../../runtime/unwind/i386.h"
 
 #include "check.h"
 

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../runtime/unwind/unwind_core.h"
-#include "../../../runtime/unwind/x86_64.h"
-#include "../../../runtime/unwind/i386.h"
+#include "../../runtime/unwind/unwind_core.h"
+#include "../../runtime/unwind/x86_64.h"
+#include "../../runtime/unwind/i386.h"
 
 #include "check.h"
 
