@@ -329,8 +329,7 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 
 	memset(out, 0, sizeof(*out));
 	host->missing = NULL;
-	for (i = 0; i < ARRAY_SIZE(stp_uw_table_sources); i++) {
-		/* bound: ARRAY_SIZE(stp_uw_table_sources) */
+	for (i = 0; i < ARRAY_SIZE(stp_uw_table_sources); i++) { /* bound: 4 sources */
 		rc = stp_uw_table_sources[i](host, pc, &w, out);
 		if (rc != STP_UW_TABLES_NEXT)
 			return rc;

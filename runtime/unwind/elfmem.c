@@ -386,11 +386,13 @@ UW_API int uw_elf_read_shdr(struct uw_elf_src *src, const struct uw_elf_hdr *h,
 			 buf, h->shentsize);
 	if (rc < 0)
 		return rc;
-	/* sh_type 4; sh_offset 24/16, sh_size 32/20, sh_link 40/24. */
+	/* sh_type 4; sh_offset 24/16, sh_size 32/20, sh_link 40/24,
+	 * sh_addralign 48/32. */
 	s->type = (uint32_t)uw_elfmem_le(buf + 4, 4);
 	s->offset = h->is64 ? uw_elfmem_le(buf + 24, 8) : uw_elfmem_le(buf + 16, 4);
 	s->size = h->is64 ? uw_elfmem_le(buf + 32, 8) : uw_elfmem_le(buf + 20, 4);
 	s->link = (uint32_t)uw_elfmem_le(buf + (h->is64 ? 40 : 24), 4);
+	s->align = h->is64 ? uw_elfmem_le(buf + 48, 8) : uw_elfmem_le(buf + 32, 4);
 	return UW_ELFMEM_OK;
 }
 

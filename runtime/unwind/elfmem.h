@@ -33,7 +33,7 @@
 #define UW_ELFMEM_MAX_PHDR_END	65536u	/* e_phoff + table size; the table must
 					 * also lie in the first PT_LOAD's
 					 * file range, i.e. be mapped at start */
-#define UW_ELFMEM_MAX_LOADS	16	/* PT_LOAD entries (ld: 2..5) */
+#define UW_ELFMEM_MAX_LOADS	8	/* PT_LOAD entries (ld: 2..5) */
 #define UW_ELFMEM_MAX_NOTE_SEGS	4	/* PT_NOTE segments examined */
 #define UW_ELFMEM_MAX_NOTES	16	/* notes examined per PT_NOTE segment */
 #define UW_ELFMEM_MAX_DYN	512	/* PT_DYNAMIC entries examined */
@@ -240,7 +240,7 @@ UW_API int uw_elf_dyn_addr(const struct uw_elf_src *src,
  * the class's or i >= e_shnum. */
 struct uw_elf_sec {
 	uint32_t type, link;
-	uint64_t offset, size;
+	uint64_t offset, size, align;
 };
 UW_API int uw_elf_read_shdr(struct uw_elf_src *src, const struct uw_elf_hdr *h,
 			    uint32_t i, struct uw_elf_sec *s);
