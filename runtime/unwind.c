@@ -154,90 +154,82 @@ static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
 
 #define STP_UW_VDSO_TAG 0x7664736f5f636669ULL	/* "vdso_cfi" */
 
-static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
+/* ------------------------------------------------------------------ */
+/* Unwind tables: the sources, tried in order                          */
+
+/* What stock's vma map says of a pc (_stp_umod_lookup): asked at most once
+ * per find_tables, by the first source that needs it. */
+struct stp_uw_where {
+	int looked;
+	struct _stp_module *mod;	/* a -d module, or NULL */
+	const char *name;		/* the mapped object, or NULL */
+	unsigned long offset, vm_start, vm_end;
+};
+
+static void stp_uw_where_lookup(struct stp_uw_host *host, unsigned long pc,
+				struct stp_uw_where *w)
 {
-	struct stp_uw_host *host = h;
-	unsigned long pc = (unsigned long)pc64;
-	struct _stp_module *m;
-	const char *name = NULL;
-	unsigned long offset = 0, vm_start = 0, vm_end = 0;
+	if (w->looked)
+		return;
+	w->looked = 1;
+	w->mod = _stp_umod_lookup(pc, host->task, &w->name, &w->offset,
+				  &w->vm_start, &w->vm_end);
+}
 
-	memset(out, 0, sizeof(*out));
-	host->missing = NULL;
+/* What a table source returns: STP_UW_TABLES_FOUND (*out filled),
+ * STP_UW_TABLES_NEXT (pc is not this source's: *out untouched, ask the
+ * next), or -1 (pc is this source's, but it has no tables: find_tables'
+ * failure, host->missing and out->unreadable set as it knows). */
+#define STP_UW_TABLES_FOUND	0
+#define STP_UW_TABLES_NEXT	1
 
+/* The vdso, from its mapped image. */
+static int stp_uw_tables_vdso(struct stp_uw_host *host, unsigned long pc,
+			      struct stp_uw_where *w, struct uw_tables *out)
+{
 	if (host->vdso.state == 0 && stp_uw_maybe_vdso(pc))
 		stp_uw_find_vdso(host);
-	if (host->vdso.state > 0 && pc >= host->vdso.start && pc < host->vdso.end) {
-		/* Tables read from the mapped image: data == NULL. */
-		out->eh_frame_hdr.addr = host->vdso.hdr_addr;
-		out->eh_frame_hdr.size = host->vdso.hdr_size;
-		out->bias = host->vdso.bias;
-		out->module = "[vdso]";
-		out->pc_lo = host->vdso.start;	/* the core reuses these tables */
-		out->pc_hi = host->vdso.end;	/* while pcs stay in the vdso */
-		out->ident = stp_uw_ident(STP_UW_VDSO_TAG, host->vdso.start);
-		return 0;
-	}
+	if (host->vdso.state <= 0 || pc < host->vdso.start || pc >= host->vdso.end)
+		return STP_UW_TABLES_NEXT;
+	/* Tables read from the mapped image: data == NULL. */
+	out->eh_frame_hdr.addr = host->vdso.hdr_addr;
+	out->eh_frame_hdr.size = host->vdso.hdr_size;
+	out->bias = host->vdso.bias;
+	out->module = "[vdso]";
+	out->pc_lo = host->vdso.start;	/* the core reuses these tables */
+	out->pc_hi = host->vdso.end;	/* while pcs stay in the vdso */
+	out->ident = stp_uw_ident(STP_UW_VDSO_TAG, host->vdso.start);
+	return STP_UW_TABLES_FOUND;
+}
 
-	if (host->mod && pc >= host->mod_start && pc < host->mod_end) {
-		m = host->mod;
-		goto have_module;
-	}
-	if (host->vm_end && pc >= host->vm_start && pc < host->vm_end) {
-		*out = host->vm_tables;
-		return 0;
-	}
-	m = _stp_umod_lookup(pc, host->task, &name, &offset, &vm_start, &vm_end);
-	if (!m) {
-		/* Not named with -d: the object's own PT_GNU_EH_FRAME, read
-		 * from the process's pages, found through the VMA tracking of
-		 * every process (stap-unwind/vma_map.c); else through stock's
-		 * vma map.  Pages not resident: uw_elfmem_fail_tables() makes
-		 * the stop reason UW_STOP_MEMORY_UNREADABLE at that address. */
-		struct uw_elfmem_info info;
-		struct stp_uw_mapping vm;
-		int st;
+/* A module named with -d/--ldd: the tables the translator copied into it. */
+static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
+			      struct stp_uw_where *w, struct uw_tables *out)
+{
+	struct _stp_module *m = host->mod;
 
-		if (stp_uw_vma_find(host->task, pc, &vm) == 0) {
-			st = uw_elfmem_scan(&stp_uw_ops, host, vm.base, &info);
-			if (st == UW_ELFMEM_OK) {
-				*out = info.tables;
-				out->module = vm.path;
-				out->pc_lo = vm.start;
-				out->pc_hi = vm.end;
-				out->ident = stp_uw_tables_ident(&vm);
-				host->vm_start = vm.start;
-				host->vm_end = vm.end;
-				host->vm_tables = *out;
-				return 0;
-			}
-			host->missing = vm.path;
-			return uw_elfmem_fail_tables(out, st, &info);
-		}
-		if (name && vm_start >= offset
-		    && stp_uw_mapped_elf(host, vm_start - offset, &info) == 0) {
-			*out = info.tables;
-			out->module = name;
-			return 0;
-		}
-		/* Perhaps a mapping the tracker has not seen move. */
-		stp_uw_vma_missed(host->task);
-		host->missing = name ? name : "(unknown; retry with -DDEBUG_UNWIND)";
-		return -1;
+	if (!m || pc < host->mod_start || pc >= host->mod_end) {
+		/* The object of the last in-memory tables had no -d data. */
+		if (host->vm_end && pc >= host->vm_start && pc < host->vm_end)
+			return STP_UW_TABLES_NEXT;
+		stp_uw_where_lookup(host, pc, w);
+		m = w->mod;
+		if (!m)
+			return STP_UW_TABLES_NEXT;
+		host->mod = m;
+		host->mod_start = w->vm_start;
+		host->mod_end = w->vm_end;
+		/* The translator records each mapping of a known module with
+		 * its distance from the module's first mapping (file offset
+		 * 0): so vm_start - offset is where link-time address 0 is,
+		 * for ET_DYN.  ET_EXEC (section ".absolute") is at its
+		 * link-time addresses. */
+		if (m->num_sections > 0 && m->sections[0].name
+		    && strcmp(m->sections[0].name, ".absolute") == 0)
+			host->mod_bias = 0;
+		else
+			host->mod_bias = w->vm_start - w->offset;
 	}
-	host->mod = m;
-	host->mod_start = vm_start;
-	host->mod_end = vm_end;
-	/* The translator records each mapping of a known module with its
-	 * distance from the module's first mapping (file offset 0): so
-	 * vm_start - offset is where link-time address 0 is, for ET_DYN.
-	 * ET_EXEC (section ".absolute") is at its link-time addresses. */
-	if (m->num_sections > 0 && m->sections[0].name
-	    && strcmp(m->sections[0].name, ".absolute") == 0)
-		host->mod_bias = 0;
-	else
-		host->mod_bias = vm_start - offset;
-have_module:
 	if (!m->eh_frame_len && !m->debug_frame_len) {
 		host->missing = m->path ? m->path : m->name;
 		return -1;
@@ -260,35 +252,98 @@ have_module:
 	out->module = m->path;
 	out->pc_lo = host->mod_start;
 	out->pc_hi = host->mod_end;
-	return 0;
+	return STP_UW_TABLES_FOUND;
 }
 
-/* The row cache for the tables find_tables returns (the core looks in
- * cursor->cache for the rows of the tables it last found, until it finds
- * others): see STP_UW_ROW_CACHE in unwind/unwind.h. */
-static int stp_uw_find_tables_cached(void *h, uint64_t pc, struct uw_tables *out)
+/* An object the VMA tracking knows (stap-unwind/vma_map.c): its own
+ * PT_GNU_EH_FRAME, read from the process's pages.  Pages not resident:
+ * uw_elfmem_fail_tables() makes the stop reason UW_STOP_MEMORY_UNREADABLE
+ * at that address. */
+static int stp_uw_tables_tracked(struct stp_uw_host *host, unsigned long pc,
+				 struct stp_uw_where *w, struct uw_tables *out)
+{
+	struct uw_elfmem_info info;
+	struct stp_uw_mapping vm;
+	int st;
+
+	if (host->vm_end && pc >= host->vm_start && pc < host->vm_end) {
+		*out = host->vm_tables;
+		return STP_UW_TABLES_FOUND;
+	}
+	if (stp_uw_vma_find(host->task, pc, &vm) != 0)
+		return STP_UW_TABLES_NEXT;
+	st = uw_elfmem_scan(&stp_uw_ops, host, vm.base, &info);
+	if (st != UW_ELFMEM_OK) {
+		host->missing = vm.path;
+		return uw_elfmem_fail_tables(out, st, &info);
+	}
+	*out = info.tables;
+	out->module = vm.path;
+	out->pc_lo = vm.start;
+	out->pc_hi = vm.end;
+	out->ident = stp_uw_tables_ident(&vm);
+	host->vm_start = vm.start;
+	host->vm_end = vm.end;
+	host->vm_tables = *out;
+	return STP_UW_TABLES_FOUND;
+}
+
+/* An object only stock's vma map knows (a -c/-x target's mapping the
+ * tracking has not recorded): its PT_GNU_EH_FRAME the same way. */
+static int stp_uw_tables_stock_map(struct stp_uw_host *host, unsigned long pc,
+				   struct stp_uw_where *w, struct uw_tables *out)
+{
+	struct uw_elfmem_info info;
+
+	stp_uw_where_lookup(host, pc, w);
+	if (!w->name || w->vm_start < w->offset
+	    || stp_uw_mapped_elf(host, w->vm_start - w->offset, &info))
+		return STP_UW_TABLES_NEXT;
+	*out = info.tables;
+	out->module = w->name;
+	return STP_UW_TABLES_FOUND;
+}
+
+/* The sources, in order, like the kernel's ORC lookup (orc_find: the
+ * ftrace trampolines, the kernel's and the modules' tables). */
+static int (*const stp_uw_table_sources[])(struct stp_uw_host *host,
+					   unsigned long pc,
+					   struct stp_uw_where *w,
+					   struct uw_tables *out) = {
+	stp_uw_tables_vdso,
+	stp_uw_tables_dmod,
+	stp_uw_tables_tracked,
+	stp_uw_tables_stock_map,
+};
+
+/* find_tables of the host: the first source that knows pc answers.  The
+ * row cache (cursor.cache, set at uw_init) is used by the core only for
+ * tables that name their bytes: local data, or an ident (uw_tables). */
+static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 {
 	struct stp_uw_host *host = h;
-	struct stp_unwind_context *uc =
-		container_of(host, struct stp_unwind_context, host);
-	int remote;
+	unsigned long pc = (unsigned long)pc64;
+	struct stp_uw_where w = { .looked = 0 };
+	unsigned i;
+	int rc;
 
-	if (stp_uw_find_tables(h, pc, out) < 0)
-		return -1;
-	remote = (out->eh_frame_hdr.size && !out->eh_frame_hdr.data)
-		|| (out->eh_frame.size && !out->eh_frame.data)
-		|| (out->debug_frame.size && !out->debug_frame.data)
-		|| (out->eh_frame_hdr.size && !out->eh_frame.size);
-	/* Tables copied into the module are named by their data pointers;
-	 * tables in process memory (the vdso, objects not named with -d) by
-	 * uw_tables.ident, or not cached without one (stp_uw_ident). */
-	uc->cursor.cache = !remote || out->ident ? &uc->rows : NULL;
-	return 0;
+	memset(out, 0, sizeof(*out));
+	host->missing = NULL;
+	for (i = 0; i < ARRAY_SIZE(stp_uw_table_sources); i++) { /* bound: 4 sources */
+		rc = stp_uw_table_sources[i](host, pc, &w, out);
+		if (rc != STP_UW_TABLES_NEXT)
+			return rc;
+	}
+	/* No source knows pc: perhaps a mapping the tracker has not seen
+	 * move. */
+	stp_uw_vma_missed(host->task);
+	host->missing = w.name ? w.name : "(unknown; retry with -DDEBUG_UNWIND)";
+	return -1;
 }
 
 static const struct uw_host_ops stp_uw_ops = {
 	.read_mem = stp_uw_read_mem,
-	.find_tables = stp_uw_find_tables_cached,
+	.find_tables = stp_uw_find_tables,
 };
 
 /* Forget every cached row of this context (benchmarks: a cold cache). */
@@ -336,6 +391,9 @@ static unsigned long _stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 		uw_cache_init(&uc->rows, uc->row_entries, STP_UW_ROW_CACHE);
 		uc->rows_ready = 1;
 	}
+	/* The rows of every table source: the core itself refuses the
+	 * cache for tables in process memory without an ident. */
+	uc->cursor.cache = &uc->rows;
 	uc->cursor.max_depth = MAXBACKTRACE;
 	stp_uw_sync_info(uc);
 	return UNW_PC(&uc->info);

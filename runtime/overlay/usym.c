@@ -110,13 +110,6 @@ struct stp_uw_usym {
 static unsigned long **stp_uw_symsz;
 static unsigned stp_uw_symsz_n;
 
-static int stp_uw_fread(struct file *f, void *buf, size_t len, loff_t pos)
-{
-	ssize_t got = kernel_read(f, buf, len, &pos);
-
-	return got == (ssize_t)len ? 0 : -EIO;
-}
-
 static int stp_uw_user_module_p(const struct _stp_module *m)
 {
 	return m && m->path && m->path[0] == '/' && m->num_sections == 1
@@ -127,57 +120,34 @@ static int stp_uw_user_module_p(const struct _stp_module *m)
 
 /* The file's NT_GNU_BUILD_ID from its SHT_NOTE sections equals the
  * module's; 1 if so (or if the module has none to compare). */
-static int stp_uw_symsz_build_id_ok(struct file *f, const struct _stp_module *m,
-				    const void *shdrs, unsigned shnum, int is64)
+static int stp_uw_symsz_build_id_ok(struct uw_elf_src *src,
+				    const struct uw_elf_hdr *h,
+				    const struct _stp_module *m)
 {
-	unsigned i;
-	unsigned char *note;
-	int ok = 0;
+	unsigned char id[STP_UW_BUILD_ID_MAX];
+	struct uw_elf_sec s;
+	uint32_t i, len;
+	int ok;
 
 	if (m->build_id_len <= 0)
 		return 1;
-	note = kmalloc(4096, GFP_KERNEL);
-	if (!note)
-		return 0;
-	for (i = 0; i < shnum && !ok; i++) {
-		unsigned long type, off, size, p;
-
-		if (is64) {
-			const Elf64_Shdr *s = (const Elf64_Shdr *)shdrs + i;
-			type = s->sh_type; off = s->sh_offset; size = s->sh_size;
-		} else {
-			const Elf32_Shdr *s = (const Elf32_Shdr *)shdrs + i;
-			type = s->sh_type; off = s->sh_offset; size = s->sh_size;
-		}
-		if (type != SHT_NOTE || size < 12 || size > 4096
-		    || stp_uw_fread(f, note, size, off))
+	for (i = 0; i < h->shnum; i++) {	/* bound: STP_UW_SYMSZ_MAX_SHNUM */
+		if (uw_elf_read_shdr(src, h, i, &s) < 0)
+			return 0;
+		if (s.type != SHT_NOTE
+		    || uw_elf_note_build_id(src, s.offset, s.size, s.align, id,
+					    sizeof(id), &len) != 1)
 			continue;
-		for (p = 0; p + 12 <= size; ) {		/* bound: size */
-			u32 namesz = *(u32 *)(note + p);
-			u32 descsz = *(u32 *)(note + p + 4);
-			u32 ntype = *(u32 *)(note + p + 8);
-			unsigned long desc = p + 12 + ((namesz + 3UL) & ~3UL);
-
-			if (namesz > size || descsz > size || desc + descsz > size)
-				break;
-			if (ntype == NT_GNU_BUILD_ID && namesz == 4
-			    && memcmp(note + p + 12, "GNU", 4) == 0) {
-				ok = descsz == (u32)m->build_id_len
-					&& memcmp(note + desc, m->build_id_bits,
-						  descsz) == 0;
-				if (!ok)
-					_stp_warn("stap-unwind: %s is not the file "
-						  "the symbols were taken from "
-						  "(build-id); its symbols will "
-						  "not be named\n", m->path);
-				goto out;
-			}
-			p = desc + ((descsz + 3UL) & ~3UL);
-		}
+		ok = len == (u32)m->build_id_len
+			&& memcmp(id, m->build_id_bits, len) == 0;
+		if (!ok)
+			_stp_warn("stap-unwind: %s is not the file "
+				  "the symbols were taken from "
+				  "(build-id); its symbols will "
+				  "not be named\n", m->path);
+		return ok;
 	}
-out:
-	kfree(note);
-	return ok;
+	return 0;
 }
 
 /* First index of sec's (address-sorted) table with address >= a. */
@@ -216,13 +186,13 @@ static void stp_uw_symsz_section(struct file *f, const struct _stp_module *m,
 		return;
 	str = vmalloc(strsize + 1);
 	buf = kmalloc(STP_UW_SYMSZ_CHUNK * entsz, GFP_KERNEL);
-	if (!str || !buf || stp_uw_fread(f, str, strsize, stroff))
+	if (!str || !buf || stp_uw_file_read(f, stroff, str, strsize))
 		goto out;
 	str[strsize] = '\0';
 	for (i = 0; i < n; i += STP_UW_SYMSZ_CHUNK) {
 		unsigned long cnt = min(n - i, (unsigned long)STP_UW_SYMSZ_CHUNK), j;
 
-		if (stp_uw_fread(f, buf, cnt * entsz, symoff + i * entsz))
+		if (stp_uw_file_read(f, symoff + i * entsz, buf, cnt * entsz))
 			break;
 		for (j = 0; j < cnt; j++) {
 			unsigned long value, sz, nm, t;
@@ -258,94 +228,43 @@ out:
  * the file cannot be read or is not the one the table was made from. */
 static unsigned long *stp_uw_symsz_file(const struct _stp_module *m)
 {
-	union { Elf64_Ehdr e64; Elf32_Ehdr e32; } eh;
+	struct uw_elf_src src;
+	struct uw_elf_hdr h;
+	struct uw_elf_phdrs *p;
+	struct uw_elf_sec s, str;
 	struct file *f;
-	void *shdrs = NULL;
-	unsigned long *sizes = NULL, shoff, shentsize, shnum, i, link0 = 0;
-	unsigned long phoff, phentsize, phnum;
-	int is64, have_link0 = 0;
+	unsigned long *sizes = NULL;
+	uint32_t i;
 
 	f = filp_open(m->path, O_RDONLY | O_LARGEFILE, 0);
 	if (IS_ERR(f))
 		return NULL;
-	if (stp_uw_fread(f, &eh, sizeof(eh.e32), 0)
-	    || memcmp(eh.e32.e_ident, ELFMAG, SELFMAG) != 0
-	    || eh.e32.e_ident[EI_DATA] != ELFDATA2LSB)
-		goto fail;
-	is64 = eh.e32.e_ident[EI_CLASS] == ELFCLASS64;
-	if (is64) {
-		if (stp_uw_fread(f, &eh, sizeof(eh.e64), 0))
-			goto fail;
-		shoff = eh.e64.e_shoff; shentsize = eh.e64.e_shentsize;
-		shnum = eh.e64.e_shnum; phoff = eh.e64.e_phoff;
-		phentsize = eh.e64.e_phentsize; phnum = eh.e64.e_phnum;
-		if (shentsize != sizeof(Elf64_Shdr) || phentsize != sizeof(Elf64_Phdr))
-			goto fail;
-	} else {
-		shoff = eh.e32.e_shoff; shentsize = eh.e32.e_shentsize;
-		shnum = eh.e32.e_shnum; phoff = eh.e32.e_phoff;
-		phentsize = eh.e32.e_phentsize; phnum = eh.e32.e_phnum;
-		if (shentsize != sizeof(Elf32_Shdr) || phentsize != sizeof(Elf32_Phdr))
-			goto fail;
-	}
-	if (shnum == 0 || shnum > STP_UW_SYMSZ_MAX_SHNUM
-	    || phnum > STP_UW_UELF_MAX_PHNUM)
-		goto fail;
-	/* Link-time address of file offset 0 (table addresses of ET_DYN
-	 * modules are relative to it). */
-	for (i = 0; i < phnum && !have_link0; i++) {
-		union { Elf64_Phdr p64; Elf32_Phdr p32; } ph;
-		unsigned long type, vaddr, offset;
-
-		if (stp_uw_fread(f, &ph, phentsize, phoff + i * phentsize))
-			goto fail;
-		type = is64 ? ph.p64.p_type : ph.p32.p_type;
-		vaddr = is64 ? ph.p64.p_vaddr : ph.p32.p_vaddr;
-		offset = is64 ? ph.p64.p_offset : ph.p32.p_offset;
-		if (type == PT_LOAD && offset < PAGE_SIZE && vaddr >= offset) {
-			link0 = (vaddr - offset) & PAGE_MASK;
-			have_link0 = 1;
-		}
-	}
-	shdrs = vmalloc(shnum * shentsize);
-	if (!shdrs || stp_uw_fread(f, shdrs, shnum * shentsize, shoff))
-		goto fail;
-	if (!stp_uw_symsz_build_id_ok(f, m, shdrs, shnum, is64))
-		goto fail;
+	uw_elf_src_file(&src, stp_uw_file_read, f);
+	p = kmalloc(sizeof(*p), GFP_KERNEL);
+	/* The program headers give the link-time address of file offset 0:
+	 * table addresses of ET_DYN modules are relative to it. */
+	if (!p || uw_elf_read_header(&src, &h) || uw_elf_read_phdrs(&src, &h, p)
+	    || h.shnum == 0 || h.shnum > STP_UW_SYMSZ_MAX_SHNUM
+	    || !stp_uw_symsz_build_id_ok(&src, &h, m))
+		goto out;
 	sizes = vzalloc(sizeof(*sizes) * (m->sections[0].num_symbols + 1));
 	if (!sizes)
-		goto fail;
-	for (i = 0; i < shnum; i++) {
-		unsigned long type, off, size, link, soff = 0, ssize = 0;
-
-		if (is64) {
-			const Elf64_Shdr *s = (const Elf64_Shdr *)shdrs + i;
-			type = s->sh_type; off = s->sh_offset; size = s->sh_size;
-			link = s->sh_link;
-			if (link < shnum) {
-				soff = ((const Elf64_Shdr *)shdrs)[link].sh_offset;
-				ssize = ((const Elf64_Shdr *)shdrs)[link].sh_size;
-			}
-		} else {
-			const Elf32_Shdr *s = (const Elf32_Shdr *)shdrs + i;
-			type = s->sh_type; off = s->sh_offset; size = s->sh_size;
-			link = s->sh_link;
-			if (link < shnum) {
-				soff = ((const Elf32_Shdr *)shdrs)[link].sh_offset;
-				ssize = ((const Elf32_Shdr *)shdrs)[link].sh_size;
-			}
+		goto out;
+	for (i = 0; i < h.shnum; i++) {		/* bound: STP_UW_SYMSZ_MAX_SHNUM */
+		if (uw_elf_read_shdr(&src, &h, i, &s) < 0) {
+			vfree(sizes);
+			sizes = NULL;
+			goto out;
 		}
-		if ((type == SHT_SYMTAB || type == SHT_DYNSYM) && link < shnum)
-			stp_uw_symsz_section(f, m, sizes, is64, off, size,
-					     soff, ssize, link0);
+		if ((s.type == SHT_SYMTAB || s.type == SHT_DYNSYM)
+		    && uw_elf_read_shdr(&src, &h, s.link, &str) == 0)
+			stp_uw_symsz_section(f, m, sizes, h.is64, s.offset, s.size,
+					     str.offset, str.size, p->link0);
 	}
-	vfree(shdrs);
+out:
+	kfree(p);
 	filp_close(f, NULL);
 	return sizes;
-fail:
-	vfree(shdrs);
-	filp_close(f, NULL);
-	return NULL;
 }
 
 static void stp_uw_symsz_load(void);
@@ -645,6 +564,41 @@ static struct _stp_module *stp_uw_umod_lookup(unsigned long addr,
 #define STP_UW_USYM_FOFF	2	/* the file offset, also if named */
 #define STP_UW_USYM_BUILDID	4	/* the build-id */
 
+/* The rest of stp_uw_usym_lookup from the object's own headers in the
+ * current process's memory: the file offset, the build-id (want_bid) and
+ * the name from its .dynsym (want_name).  Not inlined: the reader's
+ * record of the program headers (about 1 KiB) stays off the caller's
+ * frame. */
+static noinline void stp_uw_usym_from_elf(struct stp_uw_usym *u,
+					  unsigned long base, int compat,
+					  unsigned long addr,
+					  unsigned long lookup, int want_name,
+					  int want_bid, u64 bid,
+					  unsigned long ckey)
+{
+	struct stp_uw_uelf o;
+	struct stp_uw_udynsym ds;
+
+	if (stp_uw_uelf_scan(&o, base, compat) != 0)
+		return;
+	if (!u->have_foff && stp_uw_uelf_file_offset(&o, addr, &u->foff) == 0)
+		u->have_foff = 1;
+	if (want_bid && !u->build_id_len)
+		u->build_id_len = stp_uw_uelf_build_id(&o, u->build_id,
+						       STP_UW_BUILD_ID_MAX);
+	/* The object's own .dynsym, from memory. */
+	if (!want_name)
+		return;
+	if (stp_uw_udynsym_find(&o, compat, &ds) != 0)
+		return;		/* not read: nothing to remember */
+	if (stp_uw_udynsym_lookup(&o, compat, &ds, lookup,
+				  lookup != addr ? addr : 0, u->namebuf,
+				  sizeof(u->namebuf), &u->sym_start,
+				  &u->sym_size, &u->contains) == 0)
+		u->name = u->namebuf;
+	stp_uw_usym_cache_put(u, bid, base, ckey);
+}
+
 /* What is known about user address addr of task; lookup is the address
  * the symbol must contain (addr, or addr - 1 for a return address).
  * Without a symbol, the file offset is always looked for. */
@@ -653,11 +607,10 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 			       struct stp_uw_usym *u)
 {
 	struct stp_uw_mapping map;
-	struct stp_uw_uelf o;
 	struct _stp_module *m = NULL;
 	const char *name = NULL;
 	unsigned long offset = 0, vm_start = 0, vm_end = 0, base = 0;
-	int compat = _stp_is_compat_task2(task), have_base = 0, have_elf = 0;
+	int compat = _stp_is_compat_task2(task), have_base = 0;
 	int readable = task == current && task->mm, table_complete = 0;
 	int name_done = 0;		/* the name came from the cache */
 	u64 bid = 0;
@@ -733,27 +686,10 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 	if (((want & STP_UW_USYM_NAME) && !u->name && !table_complete && !name_done)
 	    || (!u->have_foff && (!u->name || !u->contains || (want & STP_UW_USYM_FOFF)))
 	    || ((want & STP_UW_USYM_BUILDID) && !u->build_id_len))
-		have_elf = stp_uw_uelf_scan(&o, base, compat) == 0;
-	if (!have_elf)
-		return;
-	if (!u->have_foff && stp_uw_uelf_file_offset(&o, addr, &u->foff) == 0)
-		u->have_foff = 1;
-	if ((want & STP_UW_USYM_BUILDID) && !u->build_id_len)
-		u->build_id_len = stp_uw_uelf_build_id(&o, compat, u->build_id,
-						       STP_UW_BUILD_ID_MAX);
-	/* The object's own .dynsym, from memory. */
-	if ((want & STP_UW_USYM_NAME) && !u->name && !table_complete && !name_done) {
-		struct stp_uw_udynsym ds;
-
-		if (stp_uw_udynsym_find(&o, compat, &ds) != 0)
-			return;		/* not read: nothing to remember */
-		if (stp_uw_udynsym_lookup(&o, compat, &ds, lookup,
-					  lookup != addr ? addr : 0, u->namebuf,
-					  sizeof(u->namebuf), &u->sym_start,
-					  &u->sym_size, &u->contains) == 0)
-			u->name = u->namebuf;
-		stp_uw_usym_cache_put(u, bid, base, ckey);
-	}
+		stp_uw_usym_from_elf(u, base, compat, addr, lookup,
+				     (want & STP_UW_USYM_NAME) && !u->name
+				     && !table_complete && !name_done,
+				     want & STP_UW_USYM_BUILDID, bid, ckey);
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,5 +1,12 @@
-/* stap-unwind: an ELF object's headers, dynamic symbol table and build-id,
- * read from the memory of the current process in probe context.
+/* stap-unwind: ELF objects for the runtime, through the core's one ELF
+ * reader (uwcore/elfmem.h): its two read sources here, and an object's
+ * dynamic symbol table, read from the memory of the current process in
+ * probe context.
+ *
+ * The sources: a file (stp_uw_file_read: kernel_read, process context;
+ * vma_map.c's build-ids and bias, usym.c's -d symbol sizes) and the
+ * current process's memory (stp_uw_uelf_read: copy_from_user_nofault of a
+ * checked range, probe context; the names of objects without -d data).
  *
  * Used by usym.c to name user addresses honestly without -d data: a
  * symbol is only ever reported together with its own extent (st_size).
@@ -13,13 +20,14 @@
 #define STP_UW_USYM_ELF_H
 
 #include <linux/elf.h>
+#include <linux/fs.h>
 #include <linux/uaccess.h>
 
-#define STP_UW_UELF_MAX_PHNUM	64	/* program headers examined */
-#define STP_UW_UELF_MAX_LOADS	8 	/* PT_LOAD entries kept */
-#define STP_UW_UELF_MAX_NOTES	4	/* PT_NOTE segments kept */
-#define STP_UW_UELF_MAX_NOTE_ITEMS 16	/* notes examined per segment */
-#define STP_UW_UELF_MAX_DYN	512	/* PT_DYNAMIC entries examined */
+#ifndef UW_SINGLE_TU
+#define UW_SINGLE_TU
+#endif
+#include "uwcore/elfmem.c"
+
 #define STP_UW_UELF_MAX_BUCKETS	65536	/* DT_GNU_HASH buckets examined */
 #define STP_UW_UELF_MAX_CHAIN	65536	/* DT_GNU_HASH chain words examined */
 #define STP_UW_UELF_MAX_SYMS	65536	/* .dynsym entries examined */
@@ -31,28 +39,15 @@
 #ifndef STT_GNU_IFUNC
 #define STT_GNU_IFUNC 10
 #endif
-#ifndef NT_GNU_BUILD_ID
-#define NT_GNU_BUILD_ID 3
-#endif
-#ifndef DT_GNU_HASH
-#define DT_GNU_HASH 0x6ffffef5
-#endif
 
-struct stp_uw_uelf {
-	unsigned long base;		/* runtime address of the ELF header */
-	unsigned long bias;		/* runtime - link-time address */
-	unsigned long lo, hi;		/* runtime extent of the PT_LOADs */
-	int is64;
-	unsigned e_type;
-	unsigned nloads, nnotes;
-	struct {
-		unsigned long vaddr, offset, filesz, memsz;
-	} load[STP_UW_UELF_MAX_LOADS];
-	struct {
-		unsigned long vaddr, size;
-	} note[STP_UW_UELF_MAX_NOTES];
-	unsigned long dyn_vaddr, dyn_size;	/* link-time; size 0: none */
-};
+/* The reader's source for a file f (ctx): len bytes at offset off.
+ * Process context. */
+static int stp_uw_file_read(void *f, uint64_t off, void *buf, uint32_t len)
+{
+	loff_t pos = off;
+
+	return kernel_read(f, buf, len, &pos) == (ssize_t)len ? 0 : -EIO;
+}
 
 /* Read len bytes of the current process at addr; 0 or -EFAULT. */
 static int stp_uw_uread(void *dst, unsigned long addr, size_t len, int compat)
@@ -65,98 +60,40 @@ static int stp_uw_uread(void *dst, unsigned long addr, size_t len, int compat)
 		? -EFAULT : 0;
 }
 
-/* Describe the ELF object whose header (file offset 0) is mapped at base. */
+/* An ELF object mapped in the current process, as the reader saw it. */
+struct stp_uw_uelf {
+	int compat;			/* the reader's ctx: keep in place */
+	struct uw_elf_src src;
+	struct uw_elf_hdr h;
+	struct uw_elf_phdrs p;
+	unsigned long bias;		/* runtime - link-time address */
+};
+
+/* The reader's source for the current process's memory (probe context);
+ * ctx points to the compat flag. */
+static int stp_uw_uelf_read(void *compat, uint64_t addr, void *buf,
+			    uint32_t len)
+{
+	return stp_uw_uread(buf, addr, len, *(const int *)compat);
+}
+
+/* Describe the ELF object whose header (file offset 0) is mapped at base.
+ * 0, -EFAULT (a read failed) or -ENOEXEC. */
 static int stp_uw_uelf_scan(struct stp_uw_uelf *o, unsigned long base,
 			    int compat)
 {
-	union { Elf64_Ehdr e64; Elf32_Ehdr e32; } eh;
-	union { Elf64_Phdr p64; Elf32_Phdr p32; } ph;
-	unsigned long phoff, phentsize, phnum, i, link0 = 0;
-	int have_link0 = 0;
+	int rc;
 
-	memset(o, 0, sizeof(*o));
-	o->base = base;
-	if (stp_uw_uread(&eh, base, sizeof(eh.e32), compat))
+	o->compat = compat;
+	uw_elf_src_mem(&o->src, stp_uw_uelf_read, &o->compat, base);
+	rc = uw_elf_read_header(&o->src, &o->h);
+	if (rc == UW_ELFMEM_OK)
+		rc = uw_elf_read_phdrs(&o->src, &o->h, &o->p);
+	if (rc == UW_ELFMEM_UNREADABLE)
 		return -EFAULT;
-	if (memcmp(eh.e32.e_ident, ELFMAG, SELFMAG) != 0
-	    || eh.e32.e_ident[EI_DATA] != ELFDATA2LSB)
+	if (rc != UW_ELFMEM_OK || (o->h.is64 && compat))
 		return -ENOEXEC;
-	if (eh.e32.e_ident[EI_CLASS] == ELFCLASS64 && !compat) {
-		if (stp_uw_uread(&eh, base, sizeof(eh.e64), compat))
-			return -EFAULT;
-		o->is64 = 1;
-		o->e_type = eh.e64.e_type;
-		phoff = eh.e64.e_phoff;
-		phentsize = eh.e64.e_phentsize;
-		phnum = eh.e64.e_phnum;
-		if (phentsize != sizeof(Elf64_Phdr))
-			return -ENOEXEC;
-	} else if (eh.e32.e_ident[EI_CLASS] == ELFCLASS32) {
-		o->e_type = eh.e32.e_type;
-		phoff = eh.e32.e_phoff;
-		phentsize = eh.e32.e_phentsize;
-		phnum = eh.e32.e_phnum;
-		if (phentsize != sizeof(Elf32_Phdr))
-			return -ENOEXEC;
-	} else {
-		return -ENOEXEC;
-	}
-	if ((o->e_type != ET_EXEC && o->e_type != ET_DYN)
-	    || phnum == 0 || phnum > STP_UW_UELF_MAX_PHNUM || phoff > 65536)
-		return -ENOEXEC;
-
-	for (i = 0; i < phnum; i++) {		/* bound: MAX_PHNUM */
-		unsigned long type, vaddr, offset, filesz, memsz;
-
-		if (stp_uw_uread(&ph, base + phoff + i * phentsize, phentsize,
-				 compat))
-			return -EFAULT;
-		if (o->is64) {
-			type = ph.p64.p_type; vaddr = ph.p64.p_vaddr;
-			offset = ph.p64.p_offset; filesz = ph.p64.p_filesz;
-			memsz = ph.p64.p_memsz;
-		} else {
-			type = ph.p32.p_type; vaddr = ph.p32.p_vaddr;
-			offset = ph.p32.p_offset; filesz = ph.p32.p_filesz;
-			memsz = ph.p32.p_memsz;
-		}
-		if (type == PT_LOAD && o->nloads < STP_UW_UELF_MAX_LOADS) {
-			if (!have_link0 && offset < PAGE_SIZE && vaddr >= offset) {
-				/* link-time address of file offset 0 */
-				link0 = (vaddr - offset) & PAGE_MASK;
-				have_link0 = 1;
-			}
-			o->load[o->nloads].vaddr = vaddr;
-			o->load[o->nloads].offset = offset;
-			o->load[o->nloads].filesz = filesz;
-			o->load[o->nloads].memsz = memsz;
-			o->nloads++;
-		} else if (type == PT_DYNAMIC && !o->dyn_size) {
-			o->dyn_vaddr = vaddr;
-			o->dyn_size = filesz < memsz ? filesz : memsz;
-		} else if (type == PT_NOTE && o->nnotes < STP_UW_UELF_MAX_NOTES) {
-			o->note[o->nnotes].vaddr = vaddr;
-			o->note[o->nnotes].size = filesz;
-			o->nnotes++;
-		}
-	}
-	if (!have_link0)
-		return -ENOEXEC;
-	o->bias = base - link0;
-	if (o->e_type == ET_EXEC && o->bias != 0)
-		return -ENOEXEC;
-	o->lo = ULONG_MAX;
-	for (i = 0; i < o->nloads; i++) {
-		unsigned long s = o->load[i].vaddr + o->bias;
-		unsigned long e = s + o->load[i].memsz;
-
-		if (e < s)
-			return -ENOEXEC;
-		if (s < o->lo)
-			o->lo = s;
-		if (e > o->hi)
-			o->hi = e;
-	}
+	o->bias = o->src.bias;
 	return 0;
 }
 
@@ -165,56 +102,21 @@ static int stp_uw_uelf_scan(struct stp_uw_uelf *o, unsigned long base,
 static int stp_uw_uelf_file_offset(const struct stp_uw_uelf *o,
 				   unsigned long addr, unsigned long *off)
 {
-	unsigned long v = addr - o->bias, i;
+	const struct uw_elf_seg *l = uw_elf_load_of(&o->p, addr - o->bias, 1);
 
-	for (i = 0; i < o->nloads; i++) {
-		if (v >= o->load[i].vaddr
-		    && v - o->load[i].vaddr < o->load[i].filesz) {
-			*off = v - o->load[i].vaddr + o->load[i].offset;
-			return 0;
-		}
-	}
-	return -ENOENT;
+	if (!l)
+		return -ENOENT;
+	*off = addr - o->bias - l->vaddr + l->offset;
+	return 0;
 }
 
 /* The GNU build-id from the object's PT_NOTE segments; its length, or 0. */
-static unsigned stp_uw_uelf_build_id(const struct stp_uw_uelf *o, int compat,
-				     unsigned char *id, unsigned max)
+static unsigned stp_uw_uelf_build_id(struct stp_uw_uelf *o, unsigned char *id,
+				     unsigned max)
 {
-	unsigned n, k;
+	uint32_t len;
 
-	for (n = 0; n < o->nnotes; n++) {	/* bound: MAX_NOTES */
-		unsigned long p = o->note[n].vaddr + o->bias;
-		unsigned long end = p + o->note[n].size;
-
-		if (end < p || p < o->lo || end > o->hi)
-			continue;
-		for (k = 0; k < STP_UW_UELF_MAX_NOTE_ITEMS && p + 12 <= end; k++) {
-			u32 hdr[3];
-			char name[4];
-			unsigned long namesz, descsz, desc;
-
-			if (stp_uw_uread(hdr, p, sizeof(hdr), compat))
-				break;
-			namesz = hdr[0];
-			descsz = hdr[1];
-			if (namesz > 256 || descsz > 4096)
-				break;
-			desc = p + 12 + ((namesz + 3) & ~3UL);
-			if (hdr[2] == NT_GNU_BUILD_ID && namesz == 4
-			    && desc + descsz <= end
-			    && stp_uw_uread(name, p + 12, 4, compat) == 0
-			    && memcmp(name, "GNU", 4) == 0 && descsz > 0) {
-				if (descsz > max)
-					descsz = max;
-				if (stp_uw_uread(id, desc, descsz, compat))
-					return 0;
-				return descsz;
-			}
-			p = desc + ((descsz + 3) & ~3UL);
-		}
-	}
-	return 0;
+	return uw_elf_build_id(&o->src, &o->p, id, max, &len) == 1 ? len : 0;
 }
 
 /* The dynamic symbol table, as found through PT_DYNAMIC. */
@@ -223,16 +125,17 @@ struct stp_uw_udynsym {
 	unsigned long nsyms;
 };
 
-/* A pointer from .dynamic: ld.so relocates them in place, the kernel-mapped
- * image before ld.so ran (and the vdso) has link-time ones. */
+/* A pointer from .dynamic, as a runtime address (0: not in the object). */
 static unsigned long stp_uw_udyn_ptr(const struct stp_uw_uelf *o,
-				     unsigned long v)
+				     const struct uw_elf_dyn *d,
+				     enum uw_elf_dyn_tag tag)
 {
-	if (v >= o->lo && v < o->hi)
-		return v;
-	if (v + o->bias >= o->lo && v + o->bias < o->hi)
-		return v + o->bias;
-	return 0;
+	uint64_t link;
+
+	if (!(d->present & (1u << tag))
+	    || !uw_elf_dyn_addr(&o->src, &o->p, d->val[tag], &link))
+		return 0;
+	return link + o->bias;
 }
 
 /* Number of symbols from DT_GNU_HASH: one past the highest symbol index
@@ -251,7 +154,7 @@ static int stp_uw_ugnu_hash_count(const struct stp_uw_uelf *o, int compat,
 	bloom = hdr[2];
 	if (nb == 0 || nb > STP_UW_UELF_MAX_BUCKETS || bloom > (1UL << 20))
 		return -ENOEXEC;
-	buckets = h + 16 + bloom * (o->is64 ? 8 : 4);
+	buckets = h + 16 + bloom * (o->h.is64 ? 8 : 4);
 	for (i = 0; i < nb; i += 64) {		/* bound: MAX_BUCKETS / 64 */
 		unsigned long cnt = min(nb - i, 64UL);
 
@@ -286,56 +189,24 @@ static int stp_uw_ugnu_hash_count(const struct stp_uw_uelf *o, int compat,
 	}
 }
 
-static int stp_uw_udynsym_find(const struct stp_uw_uelf *o, int compat,
+static int stp_uw_udynsym_find(struct stp_uw_uelf *o, int compat,
 			       struct stp_uw_udynsym *ds)
 {
-	unsigned long i, n, hash = 0, gnu_hash = 0, syment = 0;
-	unsigned long d[2 * 16];
+	unsigned long hash, gnu_hash, syment;
+	struct uw_elf_dyn d;
 
 	memset(ds, 0, sizeof(*ds));
-	if (!o->dyn_size)
-		return -ENOENT;
-	n = o->dyn_size / (o->is64 ? 16 : 8);
-	if (n > STP_UW_UELF_MAX_DYN)
-		n = STP_UW_UELF_MAX_DYN;
-	for (i = 0; i < n; i += 16) {		/* bound: MAX_DYN / 16 */
-		unsigned long cnt = min(n - i, 16UL), j;
-		unsigned long at = o->dyn_vaddr + o->bias + i * (o->is64 ? 16 : 8);
-		int end = 0;
-
-		if (o->is64) {
-			if (stp_uw_uread(d, at, cnt * 16, compat))
-				return -EFAULT;
-		} else {
-			u32 d32[2 * 16];
-
-			if (stp_uw_uread(d32, at, cnt * 8, compat))
-				return -EFAULT;
-			for (j = 0; j < 2 * cnt; j++)
-				d[j] = d32[j];
-		}
-		for (j = 0; j < cnt; j++) {
-			unsigned long tag = d[2 * j], val = d[2 * j + 1];
-
-			if (tag == DT_NULL) {
-				end = 1;
-				break;
-			}
-			switch (tag) {
-			case DT_SYMTAB: ds->symtab = stp_uw_udyn_ptr(o, val); break;
-			case DT_STRTAB: ds->strtab = stp_uw_udyn_ptr(o, val); break;
-			case DT_STRSZ: ds->strsz = val; break;
-			case DT_SYMENT: syment = val; break;
-			case DT_HASH: hash = stp_uw_udyn_ptr(o, val); break;
-			case DT_GNU_HASH: gnu_hash = stp_uw_udyn_ptr(o, val); break;
-			}
-		}
-		if (end)
-			break;
-	}
+	if (uw_elf_read_dynamic(&o->src, &o->h, &o->p, &d) < 0)
+		return -EFAULT;
+	ds->symtab = stp_uw_udyn_ptr(o, &d, UW_ELF_DYN_SYMTAB);
+	ds->strtab = stp_uw_udyn_ptr(o, &d, UW_ELF_DYN_STRTAB);
+	ds->strsz = d.present & (1u << UW_ELF_DYN_STRSZ) ? d.val[UW_ELF_DYN_STRSZ] : 0;
+	syment = d.present & (1u << UW_ELF_DYN_SYMENT) ? d.val[UW_ELF_DYN_SYMENT] : 0;
+	hash = stp_uw_udyn_ptr(o, &d, UW_ELF_DYN_HASH);
+	gnu_hash = stp_uw_udyn_ptr(o, &d, UW_ELF_DYN_GNU_HASH);
 	if (!ds->symtab || !ds->strtab || !ds->strsz)
 		return -ENOENT;
-	if (syment && syment != (o->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym)))
+	if (syment && syment != (o->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym)))
 		return -ENOEXEC;
 	if (hash) {
 		u32 h[2];
@@ -401,7 +272,7 @@ static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 				 int *contains)
 {
 	union { Elf64_Sym s64[16]; Elf32_Sym s32[16]; } b;
-	unsigned long i, entsz = o->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	unsigned long i, entsz = o->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 	/* [0]: containing, [1]: nearest before, [2]: starting at starts_at */
 	unsigned long best_name[3] = { 0, 0, 0 }, best_start[3] = { 0, 0, 0 };
 	unsigned long best_size[3] = { 0, 0, 0 };
@@ -420,7 +291,7 @@ static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 			unsigned info, shndx, type, bind;
 			int global;
 
-			if (o->is64) {
+			if (o->h.is64) {
 				value = b.s64[j].st_value; sz = b.s64[j].st_size;
 				nm = b.s64[j].st_name; info = b.s64[j].st_info;
 				shndx = b.s64[j].st_shndx;

@@ -44,9 +44,9 @@
  * Objects (one per mapped file: device, inode, ctime) are shared by every
  * process that maps them: the path (exact length, kmalloc'd: no fixed
  * truncation; d_path's own PATH_MAX is the kernel's limit), build-id and
- * load-bias delta are read once, from the file (kernel_read of the ELF
- * header, program headers and PT_NOTE segments), so they do not depend on
- * which pages of the process are resident.
+ * load-bias delta are read once, from the file (the core's ELF reader over
+ * kernel_read: ELF header, program headers, PT_NOTE segments), so they do
+ * not depend on which pages of the process are resident.
  *
  * Residency: probe handlers read unwind tables from the process's pages
  * without faulting, and a fresh process has usually never touched the
@@ -86,6 +86,7 @@
 
 #define STP_UW_VMA_MAP_IMPL
 #include "vma_map.h"
+#include "usym_elf.h"
 
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -115,8 +116,6 @@
 #define STP_UW_VMA_HASH_BITS	10
 #endif
 #define STP_UW_VMA_HASH_SIZE	(1U << STP_UW_VMA_HASH_BITS)
-#define STP_UW_VMA_NOTE_MAX	4096	/* PT_NOTE bytes read per segment */
-#define STP_UW_VMA_PHNUM_MAX	64
 #ifndef STP_UW_VMA_PREFAULT_MAX
 #define STP_UW_VMA_PREFAULT_MAX	(8UL << 20)
 #endif
@@ -367,129 +366,31 @@ static void stp_uw_vma_drop(pid_t tgid)
 	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
 }
 
-/* Read len bytes at off of f; 0 if all were read. */
-static int stp_uw_file_read(struct file *f, loff_t off, void *buf, size_t len)
-{
-	loff_t pos = off;
-
-	return kernel_read(f, buf, len, &pos) == (ssize_t)len ? 0 : -EIO;
-}
-
-/* Build-id (NT_GNU_BUILD_ID in a PT_NOTE) and bias delta of the ELF file
- * f, from the file itself.  Bounded: STP_UW_VMA_PHNUM_MAX program
- * headers, STP_UW_VMA_NOTE_MAX bytes per note segment. */
+/* Build-id, bias delta and the extent of the unwind tables' segment of
+ * the ELF file f, from the file itself, through the core's ELF reader
+ * (stap-unwind/usym_elf.h's file source). */
 static void stp_uw_obj_read_elf(struct stp_uw_obj *o, struct file *f)
 {
-	unsigned char ident[EI_NIDENT];
-	int is64, i, have_load = 0, nload = 0;
-	unsigned long ehf = 0, load_lo[16], load_hi[16];
-	unsigned long phoff;
-	unsigned phnum, phentsize;
-	unsigned char *buf;
+	struct uw_elf_src src;
+	struct uw_elf_hdr h;
+	struct uw_elf_phdrs *p = kmalloc(sizeof(*p), GFP_KERNEL);
+	const struct uw_elf_seg *ehf;
+	uint32_t len;
 
-	if (stp_uw_file_read(f, 0, ident, sizeof(ident))
-	    || memcmp(ident, ELFMAG, SELFMAG) != 0
-	    || ident[EI_DATA] != ELFDATA2LSB)
-		return;
-	is64 = ident[EI_CLASS] == ELFCLASS64;
-	if (!is64 && ident[EI_CLASS] != ELFCLASS32)
-		return;
-	buf = kmalloc(STP_UW_VMA_NOTE_MAX, GFP_KERNEL);
-	if (!buf)
-		return;
-	if (is64) {
-		Elf64_Ehdr eh;
-
-		if (stp_uw_file_read(f, 0, &eh, sizeof(eh)))
-			goto out;
-		phoff = eh.e_phoff;
-		phnum = eh.e_phnum;
-		phentsize = eh.e_phentsize;
-		if (phentsize != sizeof(Elf64_Phdr))
-			goto out;
-	} else {
-		Elf32_Ehdr eh;
-
-		if (stp_uw_file_read(f, 0, &eh, sizeof(eh)))
-			goto out;
-		phoff = eh.e_phoff;
-		phnum = eh.e_phnum;
-		phentsize = eh.e_phentsize;
-		if (phentsize != sizeof(Elf32_Phdr))
-			goto out;
-	}
-	if (phnum == 0 || phnum > STP_UW_VMA_PHNUM_MAX)
+	uw_elf_src_file(&src, stp_uw_file_read, f);
+	if (!p || uw_elf_read_header(&src, &h) || uw_elf_read_phdrs(&src, &h, p))
 		goto out;
-	for (i = 0; i < phnum; i++) {
-		unsigned long type, off, vaddr, filesz;
-		unsigned pos, nlen, dlen, ntype;
-
-		if (is64) {
-			Elf64_Phdr ph;
-
-			if (stp_uw_file_read(f, phoff + i * phentsize, &ph, sizeof(ph)))
-				goto out;
-			type = ph.p_type; off = ph.p_offset;
-			vaddr = ph.p_vaddr; filesz = ph.p_filesz;
-		} else {
-			Elf32_Phdr ph;
-
-			if (stp_uw_file_read(f, phoff + i * phentsize, &ph, sizeof(ph)))
-				goto out;
-			type = ph.p_type; off = ph.p_offset;
-			vaddr = ph.p_vaddr; filesz = ph.p_filesz;
-		}
-		if (type == PT_LOAD && !have_load) {
-			have_load = 1;
-			o->delta = vaddr - off;
-			o->elf = 1;
-		}
-		if (type == PT_LOAD && nload < 16) {
-			load_lo[nload] = vaddr;
-			load_hi[nload++] = vaddr + filesz;
-		}
-		if (type == PT_GNU_EH_FRAME)
-			ehf = vaddr;
-		if (type != PT_NOTE || o->build_id_len)
-			continue;
-		if (filesz > STP_UW_VMA_NOTE_MAX)
-			filesz = STP_UW_VMA_NOTE_MAX;
-		if (filesz < 12 || stp_uw_file_read(f, off, buf, filesz))
-			continue;
-		/* Notes: namesz, descsz, type, name (4-aligned), desc. */
-		for (pos = 0; pos + 12 <= filesz; ) {
-			memcpy(&nlen, buf + pos, 4);
-			memcpy(&dlen, buf + pos + 4, 4);
-			memcpy(&ntype, buf + pos + 8, 4);
-			pos += 12;
-			if (nlen > filesz - pos)
-				break;
-			if (nlen == 4 && ntype == 3 /* NT_GNU_BUILD_ID */
-			    && memcmp(buf + pos, "GNU", 4) == 0) {
-				unsigned d = pos + 4;
-
-				if (dlen > filesz - d)
-					break;
-				if (dlen > STP_UW_BUILD_ID_MAX)
-					dlen = STP_UW_BUILD_ID_MAX;
-				memcpy(o->build_id, buf + d, dlen);
-				o->build_id_len = dlen;
-				break;
-			}
-			pos += ALIGN(nlen, 4);
-			if (dlen > filesz - pos)
-				break;
-			pos += ALIGN(dlen, 4);
-		}
-	}
-	for (i = 0; ehf && i < nload; i++) {
-		if (ehf >= load_lo[i] && ehf < load_hi[i]) {
-			o->ehf_lo = load_lo[i];
-			o->ehf_hi = load_hi[i];
-		}
+	o->delta = p->link0;
+	o->elf = 1;
+	if (uw_elf_build_id(&src, p, o->build_id, STP_UW_BUILD_ID_MAX, &len) == 1)
+		o->build_id_len = len;
+	ehf = p->eh_frame.type ? uw_elf_load_of(p, p->eh_frame.vaddr, 1) : NULL;
+	if (ehf) {
+		o->ehf_lo = ehf->vaddr;
+		o->ehf_hi = ehf->vaddr + ehf->filesz;
 	}
 out:
-	kfree(buf);
+	kfree(p);
 }
 
 /* One executable file mapping, as read under the mmap lock. */

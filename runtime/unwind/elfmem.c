@@ -9,6 +9,9 @@
  * lies in that first segment's file bytes (ld puts it right after the ELF
  * header).  Everything else read is located through the program headers.
  */
+#ifndef UW_ELFMEM_C
+#define UW_ELFMEM_C
+
 #include "elfmem.h"
 
 #define UW_ELFMEM_EM_386	3
@@ -21,7 +24,6 @@
 #define UW_ELFMEM_PT_GNU_EH_FRAME 0x6474e550u
 #define UW_ELFMEM_PF_X		1
 #define UW_ELFMEM_DT_NULL	0
-#define UW_ELFMEM_DT_PLTGOT	3
 #define UW_ELFMEM_NT_GNU_BUILD_ID 3
 
 /* DW_EH_PE values used to decode eh_frame_ptr (uw_internal.h has them too,
@@ -34,18 +36,6 @@
 #define UW_ELFMEM_PE_PCREL	0x10
 #define UW_ELFMEM_PE_DATAREL	0x30
 
-struct uw_elfmem_seg {
-	uint64_t vaddr, memsz, offset, filesz, align;
-	uint32_t flags;
-};
-
-struct uw_elfmem_ctx {
-	const struct uw_host_ops *ops;
-	void *host;
-	struct uw_elfmem_info *info;
-	uint64_t mask;			/* address width */
-};
-
 static uint64_t uw_elfmem_le(const uint8_t *b, uint32_t size)
 {
 	uint64_t v = 0;
@@ -56,28 +46,196 @@ static uint64_t uw_elfmem_le(const uint8_t *b, uint32_t size)
 	return v;
 }
 
-/* Read len (<= 64) bytes at runtime address addr. */
-static int uw_elfmem_read(struct uw_elfmem_ctx *x, uint64_t addr, void *buf,
-			  uint32_t len)
+/* ------------------------------------------------------------------ */
+/* The ELF reader                                                      */
+
+UW_API void uw_elf_src_mem(struct uw_elf_src *src, uw_elf_read_fn read,
+			   void *ctx, uint64_t base)
 {
-	addr &= x->mask;
-	x->info->reads++;
-	if (x->ops->read_mem(x->host, addr, buf, len) < 0) {
-		x->info->fail_addr = addr;
+	*src = (struct uw_elf_src){ .read = read, .ctx = ctx, .base = base,
+				    .mask = ~(uint64_t)0 };
+}
+
+UW_API void uw_elf_src_file(struct uw_elf_src *src, uw_elf_read_fn read,
+			    void *ctx)
+{
+	*src = (struct uw_elf_src){ .read = read, .ctx = ctx, .in_file = 1,
+				    .mask = ~(uint64_t)0 };
+}
+
+/* Read len bytes at at (wrapped to the address width). */
+static int uw_elf_read(struct uw_elf_src *src, uint64_t at, void *buf,
+		       uint32_t len)
+{
+	at &= src->mask;
+	src->reads++;
+	if (src->read(src->ctx, at, buf, len) < 0) {
+		src->fail_at = at;
 		return UW_ELFMEM_UNREADABLE;
 	}
 	return UW_ELFMEM_OK;
 }
 
-/* Does link-time [addr, addr + len) lie in the file bytes of a PT_LOAD? */
-static const struct uw_elfmem_seg *
-uw_elfmem_load_of(const struct uw_elfmem_seg *loads, uint32_t nloads,
-		  uint64_t addr, uint64_t len)
+UW_API int uw_elf_read_header(struct uw_elf_src *src, struct uw_elf_hdr *h)
+{
+	uint8_t buf[64];
+	int is64, rc;
+
+	/* e_ident[16], then (ELF64 offsets / ELF32 offsets) e_type 16,
+	 * e_machine 18, e_phoff 32/28, e_shoff 40/32, e_phentsize 54/42,
+	 * e_phnum 56/44, e_shentsize 58/46, e_shnum 60/48.  64 bytes cover
+	 * both (an ELF32 header is 52: a file is at least that long, and a
+	 * mapped one is followed by its program headers). */
+	rc = uw_elf_read(src, src->base, buf, 64);
+	if (rc < 0)
+		return rc;
+	if (buf[0] != 0x7f || buf[1] != 'E' || buf[2] != 'L' || buf[3] != 'F')
+		return UW_ELFMEM_NOT_ELF;
+	if ((buf[4] != 1 && buf[4] != 2) || buf[5] != 1 /* LSB */ ||
+	    buf[6] != 1 /* EV_CURRENT */)
+		return UW_ELFMEM_UNSUPPORTED;
+	is64 = buf[4] == 2;
+	if (uw_elfmem_le(buf + 18, 2) !=
+	    (is64 ? UW_ELFMEM_EM_X86_64 : UW_ELFMEM_EM_386))
+		return UW_ELFMEM_UNSUPPORTED;	/* also refuses x32 */
+	h->is64 = is64;
+	h->arch = is64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
+	h->type = (uint16_t)uw_elfmem_le(buf + 16, 2);
+	if (h->type != UW_ELFMEM_ET_EXEC && h->type != UW_ELFMEM_ET_DYN)
+		return UW_ELFMEM_UNSUPPORTED;
+	src->mask = is64 ? ~(uint64_t)0 : 0xffffffffu;
+	h->phoff = is64 ? uw_elfmem_le(buf + 32, 8) : uw_elfmem_le(buf + 28, 4);
+	h->shoff = is64 ? uw_elfmem_le(buf + 40, 8) : uw_elfmem_le(buf + 32, 4);
+	h->phentsize = (uint32_t)uw_elfmem_le(buf + (is64 ? 54 : 42), 2);
+	h->phnum = (uint32_t)uw_elfmem_le(buf + (is64 ? 56 : 44), 2);
+	h->shentsize = (uint32_t)uw_elfmem_le(buf + (is64 ? 58 : 46), 2);
+	h->shnum = (uint32_t)uw_elfmem_le(buf + (is64 ? 60 : 48), 2);
+	if (h->phentsize != (is64 ? 56u : 32u))
+		return UW_ELFMEM_UNSUPPORTED;
+	if (h->phnum == 0 || h->phnum > UW_ELFMEM_MAX_PHNUM)
+		return UW_ELFMEM_UNSUPPORTED;
+	if (h->phoff < (is64 ? 64u : 52u) || h->phoff > UW_ELFMEM_MAX_PHDR_END ||
+	    h->phnum * h->phentsize > UW_ELFMEM_MAX_PHDR_END - h->phoff)
+		return UW_ELFMEM_UNSUPPORTED;
+	return UW_ELFMEM_OK;
+}
+
+/* Program header i, one read (<= 56 bytes). */
+static int uw_elf_read_phdr(struct uw_elf_src *src, const struct uw_elf_hdr *h,
+			    uint32_t i, struct uw_elf_seg *ph)
+{
+	uint8_t buf[56];
+	int rc;
+
+	rc = uw_elf_read(src, src->base + h->phoff + i * h->phentsize, buf,
+			 h->phentsize);
+	if (rc < 0)
+		return rc;
+	ph->type = (uint32_t)uw_elfmem_le(buf, 4);
+	if (h->is64) {
+		ph->flags = (uint32_t)uw_elfmem_le(buf + 4, 4);
+		ph->offset = uw_elfmem_le(buf + 8, 8);
+		ph->vaddr = uw_elfmem_le(buf + 16, 8);
+		ph->filesz = uw_elfmem_le(buf + 32, 8);
+		ph->memsz = uw_elfmem_le(buf + 40, 8);
+		ph->align = uw_elfmem_le(buf + 48, 8);
+	} else {
+		ph->offset = uw_elfmem_le(buf + 4, 4);
+		ph->vaddr = uw_elfmem_le(buf + 8, 4);
+		ph->filesz = uw_elfmem_le(buf + 16, 4);
+		ph->memsz = uw_elfmem_le(buf + 20, 4);
+		ph->flags = (uint32_t)uw_elfmem_le(buf + 24, 4);
+		ph->align = uw_elfmem_le(buf + 28, 4);
+	}
+	return UW_ELFMEM_OK;
+}
+
+UW_API int uw_elf_read_phdrs(struct uw_elf_src *src, const struct uw_elf_hdr *h,
+			     struct uw_elf_phdrs *p)
+{
+	const struct uw_elf_seg *first = NULL;
+	struct uw_elf_seg ph;
+	uint32_t i;
+	int rc;
+
+	p->nloads = p->nnotes = 0;
+	p->dyn.type = p->eh_frame.type = 0;
+	p->link_lo = p->text_lo = ~(uint64_t)0;
+	p->link_hi = p->text_hi = 0;
+	for (i = 0; i < h->phnum; i++) {	/* bound: UW_ELFMEM_MAX_PHNUM */
+		rc = uw_elf_read_phdr(src, h, i, &ph);
+		if (rc < 0)
+			return rc;
+		/* Every segment must fit in the address space: no wrapping. */
+		if (ph.memsz > src->mask - ph.vaddr || ph.filesz > ph.memsz)
+			return UW_ELFMEM_BAD_HEADERS;
+		switch (ph.type) {
+		case UW_ELFMEM_PT_LOAD:
+			if (p->nloads == UW_ELFMEM_MAX_LOADS)
+				return UW_ELFMEM_UNSUPPORTED;
+			if ((ph.vaddr - ph.offset) & (UW_ELFMEM_PAGE_SIZE - 1))
+				return UW_ELFMEM_BAD_HEADERS;
+			p->load[p->nloads++] = ph;
+			break;
+		case UW_ELFMEM_PT_DYNAMIC:
+			if (!p->dyn.type)
+				p->dyn = ph;
+			break;
+		case UW_ELFMEM_PT_NOTE:
+			if (p->nnotes < UW_ELFMEM_MAX_NOTE_SEGS)
+				p->note[p->nnotes++] = ph;
+			break;
+		case UW_ELFMEM_PT_GNU_EH_FRAME:
+			if (!p->eh_frame.type)
+				p->eh_frame = ph;
+			break;
+		default:
+			break;
+		}
+	}
+
+	/* Extents; the lowest PT_LOAD must map file offset 0. */
+	for (i = 0; i < p->nloads; i++) {	/* bound: UW_ELFMEM_MAX_LOADS */
+		const struct uw_elf_seg *l = &p->load[i];
+
+		if (!first || l->vaddr < first->vaddr)
+			first = l;
+		if (l->vaddr < p->link_lo)
+			p->link_lo = l->vaddr;
+		if (l->vaddr + l->memsz > p->link_hi)
+			p->link_hi = l->vaddr + l->memsz;
+		if (l->flags & UW_ELFMEM_PF_X) {
+			if (l->vaddr < p->text_lo)
+				p->text_lo = l->vaddr;
+			if (l->vaddr + l->memsz > p->text_hi)
+				p->text_hi = l->vaddr + l->memsz;
+		}
+	}
+	if (!first)
+		return UW_ELFMEM_BAD_HEADERS;
+	if (first->offset >= UW_ELFMEM_PAGE_SIZE)
+		return UW_ELFMEM_BAD_HEADERS;	/* does not map the ELF header */
+	if (h->phoff + h->phnum * h->phentsize > first->filesz)
+		return UW_ELFMEM_BAD_HEADERS;	/* phdrs not mapped at start */
+	p->link0 = first->vaddr & ~(uint64_t)(UW_ELFMEM_PAGE_SIZE - 1);
+	if (src->in_file)
+		return UW_ELFMEM_OK;
+	if (src->base & (UW_ELFMEM_PAGE_SIZE - 1) ||
+	    (src->base & src->mask) != src->base)
+		return UW_ELFMEM_BAD_HEADERS;
+	src->bias = (src->base - p->link0) & src->mask;
+	if (h->type == UW_ELFMEM_ET_EXEC && src->bias != 0)
+		return UW_ELFMEM_BAD_HEADERS;	/* not where it was linked */
+	return UW_ELFMEM_OK;
+}
+
+UW_API const struct uw_elf_seg *uw_elf_load_of(const struct uw_elf_phdrs *p,
+					       uint64_t addr, uint64_t len)
 {
 	uint32_t i;
 
-	for (i = 0; i < nloads; i++) {		/* bound: UW_ELFMEM_MAX_LOADS */
-		const struct uw_elfmem_seg *s = &loads[i];
+	for (i = 0; i < p->nloads; i++) {	/* bound: UW_ELFMEM_MAX_LOADS */
+		const struct uw_elf_seg *s = &p->load[i];
 
 		if (addr >= s->vaddr && addr - s->vaddr <= s->filesz &&
 		    len <= s->filesz - (addr - s->vaddr))
@@ -86,67 +244,28 @@ uw_elfmem_load_of(const struct uw_elfmem_seg *loads, uint32_t nloads,
 	return NULL;
 }
 
-/* DT_PLTGOT from the dynamic section in memory, as a link-time address.
- * glibc's ld.so rewrites DT_PLTGOT (and other d_ptr entries) to runtime
- * addresses in place when the object's bias is not 0 (elf_get_dynamic_info,
- * unless .dynamic is read-only, as in the vdso); libgcc's unwinder relies
- * on that too.  So the value is taken as runtime if it falls in the
- * object's runtime extent, else as link-time if it falls in its link-time
- * extent, else ignored. */
-static int uw_elfmem_pltgot(struct uw_elfmem_ctx *x,
-			    const struct uw_elfmem_seg *dyn,
-			    const struct uw_elfmem_seg *loads, uint32_t nloads,
-			    uint64_t link_lo, uint64_t link_hi)
+UW_API uint64_t uw_elf_seg_at(const struct uw_elf_src *src,
+			      const struct uw_elf_seg *seg)
 {
-	struct uw_elfmem_info *info = x->info;
-	uint32_t word = info->arch == UW_ARCH_X86_64 ? 8 : 4;
-	uint64_t n = dyn->memsz / (2 * word), i, tag, val, bias = info->tables.bias;
-	uint8_t buf[16];
-	int rc;
-
-	if (!uw_elfmem_load_of(loads, nloads, dyn->vaddr, dyn->filesz))
-		return UW_ELFMEM_OK;		/* not mapped from the file: skip */
-	if (n > UW_ELFMEM_MAX_DYN)
-		n = UW_ELFMEM_MAX_DYN;
-	for (i = 0; i < n; i++) {		/* bound: UW_ELFMEM_MAX_DYN */
-		rc = uw_elfmem_read(x, dyn->vaddr + bias + i * 2 * word, buf,
-				    2 * word);
-		if (rc < 0)
-			return rc;
-		tag = uw_elfmem_le(buf, word);
-		val = uw_elfmem_le(buf + word, word);
-		if (tag == UW_ELFMEM_DT_NULL)
-			break;
-		if (tag != UW_ELFMEM_DT_PLTGOT)
-			continue;
-		if (bias != 0 && val >= ((link_lo + bias) & x->mask) &&
-		    val < ((link_hi + bias) & x->mask))
-			info->tables.data_base = (val - bias) & x->mask;
-		else if (val >= link_lo && val < link_hi)
-			info->tables.data_base = val;
-		break;
-	}
-	return UW_ELFMEM_OK;
+	return src->in_file ? seg->offset : (seg->vaddr + src->bias) & src->mask;
 }
 
-/* NT_GNU_BUILD_ID in one PT_NOTE segment.  Notes: u32 namesz, descsz,
- * type, then name and desc, each padded to the segment's alignment (4, or
- * 8 for .note.gnu.property-style segments).  1 = found. */
-static int uw_elfmem_build_id(struct uw_elfmem_ctx *x,
-			      const struct uw_elfmem_seg *note)
+/* Notes: u32 namesz, descsz, type, then name and desc, each padded to the
+ * alignment (4, or 8 for .note.gnu.property-style segments). */
+UW_API int uw_elf_note_build_id(struct uw_elf_src *src, uint64_t at,
+				uint64_t size, uint64_t align, uint8_t *id,
+				uint32_t max, uint32_t *len)
 {
-	struct uw_elfmem_info *info = x->info;
-	uint64_t align = note->align == 8 ? 8 : 4;
-	uint64_t pos = 0, base = note->vaddr + info->tables.bias;
-	uint64_t namesz, descsz, type, name_pad, desc_pad;
-	uint8_t hdr[12];
-	uint32_t n, len;
+	uint64_t pos = 0, namesz, descsz, type, name_pad, desc_pad;
+	uint8_t hdr[12], name[4];
+	uint32_t n;
 	int rc;
 
-	for (n = 0; n < UW_ELFMEM_MAX_NOTES; n++) {
-		if (note->filesz - pos < 12)
+	align = align == 8 ? 8 : 4;
+	for (n = 0; n < UW_ELFMEM_MAX_NOTES; n++) { /* bound: UW_ELFMEM_MAX_NOTES */
+		if (size - pos < 12)
 			return 0;
-		rc = uw_elfmem_read(x, base + pos, hdr, 12);
+		rc = uw_elf_read(src, at + pos, hdr, 12);
 		if (rc < 0)
 			return rc;
 		namesz = uw_elfmem_le(hdr, 4);
@@ -155,32 +274,130 @@ static int uw_elfmem_build_id(struct uw_elfmem_ctx *x,
 		name_pad = (namesz + align - 1) & ~(align - 1);
 		desc_pad = (descsz + align - 1) & ~(align - 1);
 		pos += 12;
-		if (name_pad > note->filesz - pos ||
-		    desc_pad > note->filesz - pos - name_pad)
+		if (name_pad > size - pos || desc_pad > size - pos - name_pad)
 			return 0;		/* malformed: stop looking */
 		if (type == UW_ELFMEM_NT_GNU_BUILD_ID && namesz == 4 &&
 		    descsz > 0) {
-			uint8_t name[4];
-
-			rc = uw_elfmem_read(x, base + pos, name, 4);
+			rc = uw_elf_read(src, at + pos, name, 4);
 			if (rc < 0)
 				return rc;
 			if (name[0] == 'G' && name[1] == 'N' && name[2] == 'U' &&
 			    name[3] == 0) {
-				len = descsz < UW_ELFMEM_BUILD_ID_MAX ?
-				      (uint32_t)descsz : UW_ELFMEM_BUILD_ID_MAX;
-				rc = uw_elfmem_read(x, base + pos + name_pad,
-						    info->build_id, len);
-				if (rc < 0)
-					return rc;
-				info->build_id_len = len;
-				return 1;
+				*len = descsz < max ? (uint32_t)descsz : max;
+				rc = uw_elf_read(src, at + pos + name_pad, id, *len);
+				return rc < 0 ? rc : 1;
 			}
 		}
 		pos += name_pad + desc_pad;
 	}
 	return 0;
 }
+
+UW_API int uw_elf_build_id(struct uw_elf_src *src, const struct uw_elf_phdrs *p,
+			   uint8_t *id, uint32_t max, uint32_t *len)
+{
+	uint32_t i;
+	int rc;
+
+	*len = 0;
+	for (i = 0; i < p->nnotes; i++) {	/* bound: UW_ELFMEM_MAX_NOTE_SEGS */
+		const struct uw_elf_seg *note = &p->note[i];
+
+		if (!uw_elf_load_of(p, note->vaddr, note->filesz))
+			continue;
+		rc = uw_elf_note_build_id(src, uw_elf_seg_at(src, note),
+					  note->filesz, note->align, id, max, len);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+UW_API int uw_elf_read_dynamic(struct uw_elf_src *src, const struct uw_elf_hdr *h,
+			       const struct uw_elf_phdrs *p, struct uw_elf_dyn *d)
+{
+	/* DT_ numbers of enum uw_elf_dyn_tag's entries. */
+	static const uint32_t dt[UW_ELF_DYN_N] = {
+		[UW_ELF_DYN_PLTGOT] = 3, [UW_ELF_DYN_HASH] = 4,
+		[UW_ELF_DYN_STRTAB] = 5, [UW_ELF_DYN_SYMTAB] = 6,
+		[UW_ELF_DYN_STRSZ] = 10, [UW_ELF_DYN_SYMENT] = 11,
+		[UW_ELF_DYN_GNU_HASH] = 0x6ffffef5,
+	};
+	uint32_t word = h->is64 ? 8 : 4, ent = 2 * word, batch = 16;
+	uint64_t n, i, at, tag;
+	uint8_t buf[16 * 16];
+	uint32_t j, k, cnt;
+	int rc;
+
+	d->present = 0;
+	if (!p->dyn.type || !uw_elf_load_of(p, p->dyn.vaddr, p->dyn.filesz))
+		return UW_ELFMEM_OK;		/* not mapped from the file: skip */
+	n = p->dyn.filesz / ent;
+	if (n > UW_ELFMEM_MAX_DYN)
+		n = UW_ELFMEM_MAX_DYN;
+	at = uw_elf_seg_at(src, &p->dyn);
+	for (i = 0; i < n; i += batch) {	/* bound: UW_ELFMEM_MAX_DYN / 16 */
+		cnt = n - i < batch ? (uint32_t)(n - i) : batch;
+		rc = uw_elf_read(src, at + i * ent, buf, cnt * ent);
+		if (rc < 0)
+			return rc;
+		for (j = 0; j < cnt; j++) {	/* bound: 16 */
+			tag = uw_elfmem_le(buf + j * ent, word);
+			if (tag == UW_ELFMEM_DT_NULL)
+				return UW_ELFMEM_OK;
+			for (k = 0; k < UW_ELF_DYN_N; k++) { /* bound: UW_ELF_DYN_N */
+				if (tag != dt[k] || (d->present & (1u << k)))
+					continue;
+				d->present |= 1u << k;
+				d->val[k] = uw_elfmem_le(buf + j * ent + word, word);
+			}
+		}
+	}
+	return UW_ELFMEM_OK;
+}
+
+UW_API int uw_elf_dyn_addr(const struct uw_elf_src *src,
+			   const struct uw_elf_phdrs *p, uint64_t val,
+			   uint64_t *link)
+{
+	uint64_t bias = src->bias, mask = src->mask;
+
+	if (bias != 0 && val >= ((p->link_lo + bias) & mask) &&
+	    val < ((p->link_hi + bias) & mask)) {
+		*link = (val - bias) & mask;
+		return 1;
+	}
+	if (val >= p->link_lo && val < p->link_hi) {
+		*link = val;
+		return 1;
+	}
+	return 0;
+}
+
+UW_API int uw_elf_read_shdr(struct uw_elf_src *src, const struct uw_elf_hdr *h,
+			    uint32_t i, struct uw_elf_sec *s)
+{
+	uint8_t buf[64];
+	int rc;
+
+	if (h->shentsize != (h->is64 ? 64u : 40u) || i >= h->shnum)
+		return UW_ELFMEM_UNSUPPORTED;
+	rc = uw_elf_read(src, src->base + h->shoff + (uint64_t)i * h->shentsize,
+			 buf, h->shentsize);
+	if (rc < 0)
+		return rc;
+	/* sh_type 4; sh_offset 24/16, sh_size 32/20, sh_link 40/24,
+	 * sh_addralign 48/32. */
+	s->type = (uint32_t)uw_elfmem_le(buf + 4, 4);
+	s->offset = h->is64 ? uw_elfmem_le(buf + 24, 8) : uw_elfmem_le(buf + 16, 4);
+	s->size = h->is64 ? uw_elfmem_le(buf + 32, 8) : uw_elfmem_le(buf + 20, 4);
+	s->link = (uint32_t)uw_elfmem_le(buf + (h->is64 ? 40 : 24), 4);
+	s->align = h->is64 ? uw_elfmem_le(buf + 48, 8) : uw_elfmem_le(buf + 32, 4);
+	return UW_ELFMEM_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Unwind tables of a mapped image                                     */
 
 /* Decode eh_frame_ptr (at hdr + 4, encoding hdr[1]) for the common plain
  * encodings; 0 = not decoded (the core then decodes it itself). */
@@ -227,19 +444,100 @@ static int uw_elfmem_eh_frame_ptr(const uint8_t *hdr, uint64_t hdr_addr,
 	return 1;
 }
 
+/* The host's read_mem as the reader's callback. */
+struct uw_elfmem_host {
+	const struct uw_host_ops *ops;
+	void *host;
+};
+
+static int uw_elfmem_read_host(void *ctx, uint64_t addr, void *buf,
+			       uint32_t len)
+{
+	const struct uw_elfmem_host *x = ctx;
+
+	return x->ops->read_mem(x->host, addr, buf, len);
+}
+
+/* The scan proper; src->reads and src->fail_at are the caller's to copy. */
+static int uw_elfmem_scan_src(struct uw_elf_src *src, struct uw_elfmem_info *info)
+{
+	struct uw_elf_hdr h;
+	struct uw_elf_phdrs p;
+	struct uw_elf_dyn dyn;
+	const struct uw_elf_seg *eh = &p.eh_frame, *seg;
+	uint64_t bias, ptr, mask, got;
+	uint32_t len, addr_size;
+	uint8_t buf[12];
+	int rc;
+
+	rc = uw_elf_read_header(src, &h);
+	if (rc < 0)
+		return rc;
+	info->e_type = h.type;
+	info->arch = h.arch;
+	rc = uw_elf_read_phdrs(src, &h, &p);
+	if (rc < 0)
+		return rc;
+	bias = src->bias;
+	mask = src->mask;
+	info->tables.bias = bias;
+	info->load_start = (p.link_lo + bias) & mask;
+	info->load_end = (p.link_hi + bias) & mask;
+	if (p.text_lo < p.text_hi) {
+		info->text_start = (p.text_lo + bias) & mask;
+		info->text_end = (p.text_hi + bias) & mask;
+	}
+
+	/* Build-id (optional: a failed read of a note is still a failure,
+	 * since the host may rely on the id to match -d data). */
+	rc = uw_elf_build_id(src, &p, info->build_id, UW_ELFMEM_BUILD_ID_MAX,
+			     &info->build_id_len);
+	if (rc < 0)
+		return rc;
+
+	/* DW_EH_PE_datarel base (i386 .eh_frame): the GOT. */
+	rc = uw_elf_read_dynamic(src, &h, &p, &dyn);
+	if (rc < 0)
+		return rc;
+	if ((dyn.present & (1u << UW_ELF_DYN_PLTGOT)) &&
+	    uw_elf_dyn_addr(src, &p, dyn.val[UW_ELF_DYN_PLTGOT], &got))
+		info->tables.data_base = got;
+
+	if (!eh->type)
+		return UW_ELFMEM_NO_EH_FRAME;
+	if (eh->memsz < 4 || !uw_elf_load_of(&p, eh->vaddr, eh->memsz))
+		return UW_ELFMEM_BAD_EH_FRAME_HDR;
+	info->tables.eh_frame_hdr =
+		(struct uw_section){ NULL, eh->vaddr, eh->memsz };
+
+	/* .eh_frame from the header's eh_frame_ptr, bounded by its segment.
+	 * The header is read here once, so an unreadable header page is
+	 * reported now, with the header's address. */
+	addr_size = h.is64 ? 8 : 4;
+	len = eh->memsz < 4 + addr_size ? (uint32_t)eh->memsz : 4 + addr_size;
+	rc = uw_elf_read(src, uw_elf_seg_at(src, eh), buf, len);
+	if (rc < 0)
+		return rc;
+	if (buf[0] != 1)
+		return UW_ELFMEM_BAD_EH_FRAME_HDR;
+	if (len >= 4 + addr_size &&
+	    uw_elfmem_eh_frame_ptr(buf, eh->vaddr, addr_size, mask, &ptr)) {
+		seg = uw_elf_load_of(&p, ptr, 0);
+		if (!seg)
+			return UW_ELFMEM_BAD_EH_FRAME_HDR;
+		info->tables.eh_frame = (struct uw_section){
+			NULL, ptr, seg->vaddr + seg->filesz - ptr };
+	}
+	/* else: size 0, the core finds .eh_frame through the header. */
+	return UW_ELFMEM_OK;
+}
+
 UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
 			  uint64_t start, struct uw_elfmem_info *info)
 {
-	struct uw_elfmem_ctx x = { ops, host, info, ~(uint64_t)0 };
-	struct uw_elfmem_seg loads[UW_ELFMEM_MAX_LOADS];
-	struct uw_elfmem_seg notes[UW_ELFMEM_MAX_NOTE_SEGS];
-	struct uw_elfmem_seg eh = { 0 }, dyn = { 0 }, ph;
-	const struct uw_elfmem_seg *first = NULL, *seg;
-	uint32_t nloads = 0, nnotes = 0, i, addr_size, phentsize, phnum;
-	uint64_t phoff, bias, link_lo = ~(uint64_t)0, link_hi = 0, page, ptr;
-	uint64_t text_lo = ~(uint64_t)0, text_hi = 0;
-	uint8_t buf[64];
-	int have_eh = 0, have_dyn = 0, is64, rc;
+	struct uw_elfmem_host x = { ops, host };
+	struct uw_elf_src src;
+	int rc;
 
 	/* Start from a clean result: nothing stale can survive a failure. */
 	info->tables = (struct uw_tables){ .module = NULL };
@@ -249,174 +547,11 @@ UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
 	info->text_start = info->text_end = 0;
 	info->load_start = info->load_end = 0;
 	info->build_id_len = 0;
-	info->fail_addr = 0;
-	info->reads = 0;
-
-	/* ELF header: e_ident[16], then (ELF64 offsets / ELF32 offsets)
-	 * e_type 16, e_machine 18, e_version 20, e_phoff 32/28,
-	 * e_phentsize 54/42, e_phnum 56/44.  64 bytes cover both. */
-	rc = uw_elfmem_read(&x, start, buf, 64);
-	if (rc < 0)
-		return rc;
-	if (buf[0] != 0x7f || buf[1] != 'E' || buf[2] != 'L' || buf[3] != 'F')
-		return UW_ELFMEM_NOT_ELF;
-	if ((buf[4] != 1 && buf[4] != 2) || buf[5] != 1 /* LSB */ ||
-	    buf[6] != 1 /* EV_CURRENT */)
-		return UW_ELFMEM_UNSUPPORTED;
-	is64 = buf[4] == 2;
-	if (uw_elfmem_le(buf + 18, 2) !=
-	    (is64 ? UW_ELFMEM_EM_X86_64 : UW_ELFMEM_EM_386))
-		return UW_ELFMEM_UNSUPPORTED;	/* also refuses x32 */
-	info->e_type = (uint16_t)uw_elfmem_le(buf + 16, 2);
-	if (info->e_type != UW_ELFMEM_ET_EXEC && info->e_type != UW_ELFMEM_ET_DYN)
-		return UW_ELFMEM_UNSUPPORTED;
-	info->arch = is64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
-	addr_size = is64 ? 8 : 4;
-	x.mask = is64 ? ~(uint64_t)0 : 0xffffffffu;
-	if (start & (UW_ELFMEM_PAGE_SIZE - 1) || (start & x.mask) != start)
-		return UW_ELFMEM_BAD_HEADERS;
-	phoff = is64 ? uw_elfmem_le(buf + 32, 8) : uw_elfmem_le(buf + 28, 4);
-	phentsize = (uint32_t)uw_elfmem_le(buf + (is64 ? 54 : 42), 2);
-	phnum = (uint32_t)uw_elfmem_le(buf + (is64 ? 56 : 44), 2);
-	if (phentsize != (is64 ? 56u : 32u))
-		return UW_ELFMEM_UNSUPPORTED;
-	if (phnum == 0 || phnum > UW_ELFMEM_MAX_PHNUM)
-		return UW_ELFMEM_UNSUPPORTED;
-	if (phoff < (is64 ? 64u : 52u) || phoff > UW_ELFMEM_MAX_PHDR_END ||
-	    phnum * phentsize > UW_ELFMEM_MAX_PHDR_END - phoff)
-		return UW_ELFMEM_UNSUPPORTED;
-
-	/* Program headers, one read each (<= 56 bytes). */
-	for (i = 0; i < phnum; i++) {		/* bound: UW_ELFMEM_MAX_PHNUM */
-		uint32_t type;
-
-		rc = uw_elfmem_read(&x, start + phoff + i * phentsize, buf,
-				    phentsize);
-		if (rc < 0)
-			return rc;
-		type = (uint32_t)uw_elfmem_le(buf, 4);
-		if (is64) {
-			ph.flags = (uint32_t)uw_elfmem_le(buf + 4, 4);
-			ph.offset = uw_elfmem_le(buf + 8, 8);
-			ph.vaddr = uw_elfmem_le(buf + 16, 8);
-			ph.filesz = uw_elfmem_le(buf + 32, 8);
-			ph.memsz = uw_elfmem_le(buf + 40, 8);
-			ph.align = uw_elfmem_le(buf + 48, 8);
-		} else {
-			ph.offset = uw_elfmem_le(buf + 4, 4);
-			ph.vaddr = uw_elfmem_le(buf + 8, 4);
-			ph.filesz = uw_elfmem_le(buf + 16, 4);
-			ph.memsz = uw_elfmem_le(buf + 20, 4);
-			ph.flags = (uint32_t)uw_elfmem_le(buf + 24, 4);
-			ph.align = uw_elfmem_le(buf + 28, 4);
-		}
-		/* Every segment must fit in the address space: no wrapping. */
-		if (ph.memsz > x.mask - ph.vaddr || ph.filesz > ph.memsz)
-			return UW_ELFMEM_BAD_HEADERS;
-		switch (type) {
-		case UW_ELFMEM_PT_LOAD:
-			if (nloads == UW_ELFMEM_MAX_LOADS)
-				return UW_ELFMEM_UNSUPPORTED;
-			if ((ph.vaddr - ph.offset) & (UW_ELFMEM_PAGE_SIZE - 1))
-				return UW_ELFMEM_BAD_HEADERS;
-			loads[nloads++] = ph;
-			break;
-		case UW_ELFMEM_PT_DYNAMIC:
-			if (!have_dyn)
-				dyn = ph;
-			have_dyn = 1;
-			break;
-		case UW_ELFMEM_PT_NOTE:
-			if (nnotes < UW_ELFMEM_MAX_NOTE_SEGS)
-				notes[nnotes++] = ph;
-			break;
-		case UW_ELFMEM_PT_GNU_EH_FRAME:
-			if (!have_eh)
-				eh = ph;
-			have_eh = 1;
-			break;
-		default:
-			break;
-		}
-	}
-
-	/* Load bias from the lowest PT_LOAD, which must map file offset 0. */
-	for (i = 0; i < nloads; i++) {		/* bound: UW_ELFMEM_MAX_LOADS */
-		if (!first || loads[i].vaddr < first->vaddr)
-			first = &loads[i];
-		if (loads[i].vaddr < link_lo)
-			link_lo = loads[i].vaddr;
-		if (loads[i].vaddr + loads[i].memsz > link_hi)
-			link_hi = loads[i].vaddr + loads[i].memsz;
-		if (loads[i].flags & UW_ELFMEM_PF_X) {
-			if (loads[i].vaddr < text_lo)
-				text_lo = loads[i].vaddr;
-			if (loads[i].vaddr + loads[i].memsz > text_hi)
-				text_hi = loads[i].vaddr + loads[i].memsz;
-		}
-	}
-	if (!first)
-		return UW_ELFMEM_BAD_HEADERS;
-	if (first->offset >= UW_ELFMEM_PAGE_SIZE)
-		return UW_ELFMEM_BAD_HEADERS;	/* does not map the ELF header */
-	if (phoff + phnum * phentsize > first->filesz)
-		return UW_ELFMEM_BAD_HEADERS;	/* phdrs not mapped at start */
-	page = first->vaddr & ~(uint64_t)(UW_ELFMEM_PAGE_SIZE - 1);
-	bias = (start - page) & x.mask;
-	if (info->e_type == UW_ELFMEM_ET_EXEC && bias != 0)
-		return UW_ELFMEM_BAD_HEADERS;	/* not where it was linked */
-	info->tables.bias = bias;
-	info->load_start = (link_lo + bias) & x.mask;
-	info->load_end = (link_hi + bias) & x.mask;
-	if (text_lo < text_hi) {
-		info->text_start = (text_lo + bias) & x.mask;
-		info->text_end = (text_hi + bias) & x.mask;
-	}
-
-	/* Build-id (optional: a failed read of a note is still a failure,
-	 * since the host may rely on the id to match -d data). */
-	for (i = 0; i < nnotes && !info->build_id_len; i++) {
-		if (!uw_elfmem_load_of(loads, nloads, notes[i].vaddr,
-				       notes[i].filesz))
-			continue;
-		rc = uw_elfmem_build_id(&x, &notes[i]);
-		if (rc < 0)
-			return rc;
-	}
-
-	/* DW_EH_PE_datarel base (i386 .eh_frame): the GOT. */
-	if (have_dyn) {
-		rc = uw_elfmem_pltgot(&x, &dyn, loads, nloads, link_lo, link_hi);
-		if (rc < 0)
-			return rc;
-	}
-
-	if (!have_eh)
-		return UW_ELFMEM_NO_EH_FRAME;
-	if (eh.memsz < 4 || !uw_elfmem_load_of(loads, nloads, eh.vaddr, eh.memsz))
-		return UW_ELFMEM_BAD_EH_FRAME_HDR;
-	info->tables.eh_frame_hdr =
-		(struct uw_section){ NULL, eh.vaddr, eh.memsz };
-
-	/* .eh_frame from the header's eh_frame_ptr, bounded by its segment.
-	 * The header is read here once, so an unreadable header page is
-	 * reported now, with the header's address. */
-	i = eh.memsz < 4 + addr_size ? (uint32_t)eh.memsz : 4 + addr_size;
-	rc = uw_elfmem_read(&x, eh.vaddr + bias, buf, i);
-	if (rc < 0)
-		return rc;
-	if (buf[0] != 1)
-		return UW_ELFMEM_BAD_EH_FRAME_HDR;
-	if (i >= 4 + addr_size &&
-	    uw_elfmem_eh_frame_ptr(buf, eh.vaddr, addr_size, x.mask, &ptr)) {
-		seg = uw_elfmem_load_of(loads, nloads, ptr, 0);
-		if (!seg)
-			return UW_ELFMEM_BAD_EH_FRAME_HDR;
-		info->tables.eh_frame = (struct uw_section){
-			NULL, ptr, seg->vaddr + seg->filesz - ptr };
-	}
-	/* else: size 0, the core finds .eh_frame through the header. */
-	return UW_ELFMEM_OK;
+	uw_elf_src_mem(&src, uw_elfmem_read_host, &x, start);
+	rc = uw_elfmem_scan_src(&src, info);
+	info->fail_addr = rc == UW_ELFMEM_UNREADABLE ? src.fail_at : 0;
+	info->reads = src.reads;
+	return rc;
 }
 
 UW_API int uw_elfmem_covers(const struct uw_elfmem_info *info, uint64_t pc)
@@ -507,3 +642,5 @@ UW_API int uw_elfmem_lookup(struct uw_elfmem_cache *cache,
 	*info = &cache->slot[i].info;
 	return UW_ELFMEM_OK;
 }
+
+#endif /* UW_ELFMEM_C */

@@ -33,10 +33,10 @@
 #define UW_ELFMEM_MAX_PHDR_END	65536u	/* e_phoff + table size; the table must
 					 * also lie in the first PT_LOAD's
 					 * file range, i.e. be mapped at start */
-#define UW_ELFMEM_MAX_LOADS	16	/* PT_LOAD entries (ld: 2..5) */
+#define UW_ELFMEM_MAX_LOADS	8	/* PT_LOAD entries (ld: 2..5) */
 #define UW_ELFMEM_MAX_NOTE_SEGS	4	/* PT_NOTE segments examined */
 #define UW_ELFMEM_MAX_NOTES	16	/* notes examined per PT_NOTE segment */
-#define UW_ELFMEM_MAX_DYN	256	/* PT_DYNAMIC entries examined */
+#define UW_ELFMEM_MAX_DYN	512	/* PT_DYNAMIC entries examined */
 #define UW_ELFMEM_BUILD_ID_MAX	64	/* build-id bytes kept (GNU ld: 20) */
 
 /* Status of uw_elfmem_scan(); each failure is distinct. */
@@ -88,9 +88,9 @@ struct uw_elfmem_info {
  * ops->read_mem is the only callback used.  Returns an
  * enum uw_elfmem_status; on UW_ELFMEM_OK *info is complete, otherwise only
  * fail_addr (UW_ELFMEM_UNREADABLE) and reads are meaningful.
- * Work: at most 1 + UW_ELFMEM_MAX_PHNUM + 1 + UW_ELFMEM_MAX_DYN +
+ * Work: at most 1 + UW_ELFMEM_MAX_PHNUM + 1 + UW_ELFMEM_MAX_DYN / 16 +
  * UW_ELFMEM_MAX_NOTE_SEGS * UW_ELFMEM_MAX_NOTES * 3 target reads, each of
- * at most 64 bytes. */
+ * at most 256 bytes. */
 UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
 			  uint64_t start, struct uw_elfmem_info *info);
 
@@ -108,6 +108,142 @@ UW_API const char *uw_elfmem_status_name(int status);
  * failure value), so "return uw_elfmem_fail_tables(...)". */
 UW_API int uw_elfmem_fail_tables(struct uw_tables *out, int status,
 				 const struct uw_elfmem_info *info);
+
+/* ------------------------------------------------------------------ */
+/* The ELF reader, over a read callback                                */
+
+/* Every reader of ELF headers in stap-unwind goes through these: this
+ * file's uw_elfmem_scan (the unwinder, probe context, process memory), and
+ * the runtime's VMA tracking, its symbol sizes (both process context, the
+ * file) and its .dynsym names (probe context, process memory).  One header
+ * validation, one program-header walk, one note walk, one PT_DYNAMIC walk;
+ * what differs between a file and a mapped image is only where a
+ * segment's bytes are (p_offset, or p_vaddr + bias), and the read itself,
+ * which the caller supplies (LLVM libunwind's AddressSpace, in small).
+ * Same rules as above: no allocation, every loop bounded, every read may
+ * fail. */
+
+/* Read len bytes at at (a runtime address or a file offset) into buf;
+ * 0, or negative if not all of them could be read. */
+typedef int (*uw_elf_read_fn)(void *ctx, uint64_t at, void *buf, uint32_t len);
+
+struct uw_elf_src {
+	uw_elf_read_fn read;
+	void *ctx;
+	/* Where file offset 0 is read: the runtime address of the mapped
+	 * ELF header, or 0 for a file. */
+	uint64_t base;
+	/* 1: a file, a segment's bytes are at its p_offset; 0: a mapped
+	 * image, they are at p_vaddr + bias. */
+	int in_file;
+	/* Set by the reader: runtime minus link-time address (mapped image;
+	 * uw_elf_read_phdrs), the address width (uw_elf_read_header), the
+	 * position of a read that failed, and the reads made. */
+	uint64_t bias, mask, fail_at;
+	uint32_t reads;
+};
+
+/* A mapped image at base, read through read(ctx, ...). */
+UW_API void uw_elf_src_mem(struct uw_elf_src *src, uw_elf_read_fn read,
+			   void *ctx, uint64_t base);
+/* A file, read through read(ctx, ...). */
+UW_API void uw_elf_src_file(struct uw_elf_src *src, uw_elf_read_fn read,
+			    void *ctx);
+
+/* The ELF header, validated: ELF magic (else UW_ELFMEM_NOT_ELF),
+ * little-endian, ELFCLASS64 EM_X86_64 or ELFCLASS32 EM_386, ET_EXEC or
+ * ET_DYN, program headers of the class's size, 1..UW_ELFMEM_MAX_PHNUM of
+ * them, ending within UW_ELFMEM_MAX_PHDR_END (else UW_ELFMEM_UNSUPPORTED).
+ * Section headers are not checked here (uw_elf_read_shdr does). */
+struct uw_elf_hdr {
+	int is64;
+	enum uw_arch arch;
+	uint16_t type;			/* 2 ET_EXEC, 3 ET_DYN */
+	uint64_t phoff, shoff;
+	uint32_t phentsize, phnum, shentsize, shnum;
+};
+UW_API int uw_elf_read_header(struct uw_elf_src *src, struct uw_elf_hdr *h);
+
+/* One program header. */
+struct uw_elf_seg {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, filesz, memsz, align;
+};
+
+/* What the program headers say, from one walk: the PT_LOADs (in table
+ * order), the first UW_ELFMEM_MAX_NOTE_SEGS PT_NOTEs, the first
+ * PT_DYNAMIC and PT_GNU_EH_FRAME, and the extents.  Validated: no segment
+ * wraps or has filesz > memsz, PT_LOADs are page-congruent, at most
+ * UW_ELFMEM_MAX_LOADS (else UW_ELFMEM_UNSUPPORTED), the lowest maps file
+ * offset 0 and holds the program headers (else UW_ELFMEM_BAD_HEADERS). */
+struct uw_elf_phdrs {
+	uint32_t nloads, nnotes;
+	struct uw_elf_seg load[UW_ELFMEM_MAX_LOADS];
+	struct uw_elf_seg note[UW_ELFMEM_MAX_NOTE_SEGS];
+	struct uw_elf_seg dyn, eh_frame;	/* type 0: none */
+	uint64_t link0;			/* link-time address of file offset 0 */
+	uint64_t link_lo, link_hi;	/* link-time extent of the PT_LOADs */
+	uint64_t text_lo, text_hi;	/* ... of the PF_X ones; lo >= hi: none */
+};
+/* For a mapped image it also sets src->bias (base - link0), and refuses an
+ * ET_EXEC not at its link-time address (UW_ELFMEM_BAD_HEADERS). */
+UW_API int uw_elf_read_phdrs(struct uw_elf_src *src, const struct uw_elf_hdr *h,
+			     struct uw_elf_phdrs *p);
+
+/* The PT_LOAD whose file bytes hold link-time [addr, addr + len), or NULL. */
+UW_API const struct uw_elf_seg *uw_elf_load_of(const struct uw_elf_phdrs *p,
+					       uint64_t addr, uint64_t len);
+/* Where a segment's bytes are read: its p_offset in a file, its runtime
+ * address in a mapped image. */
+UW_API uint64_t uw_elf_seg_at(const struct uw_elf_src *src,
+			      const struct uw_elf_seg *seg);
+
+/* NT_GNU_BUILD_ID among the notes of [at, at + size) (a PT_NOTE segment
+ * or SHT_NOTE section; align 4 or 8): copies at most max bytes of it into
+ * id and sets *len.  1 found, 0 not (or malformed), < 0 a read failed.
+ * Bound: UW_ELFMEM_MAX_NOTES notes. */
+UW_API int uw_elf_note_build_id(struct uw_elf_src *src, uint64_t at,
+				uint64_t size, uint64_t align, uint8_t *id,
+				uint32_t max, uint32_t *len);
+/* The build-id from the object's PT_NOTE segments (those in a PT_LOAD's
+ * file bytes), as uw_elf_note_build_id. */
+UW_API int uw_elf_build_id(struct uw_elf_src *src, const struct uw_elf_phdrs *p,
+			   uint8_t *id, uint32_t max, uint32_t *len);
+
+/* The entries of PT_DYNAMIC the runtime uses, as found there (d_val /
+ * d_ptr, raw: see uw_elf_dyn_addr); the first of each tag, up to DT_NULL
+ * or UW_ELFMEM_MAX_DYN entries.  A PT_DYNAMIC not in a PT_LOAD's file
+ * bytes is skipped (all absent). */
+enum uw_elf_dyn_tag {
+	UW_ELF_DYN_PLTGOT, UW_ELF_DYN_HASH, UW_ELF_DYN_STRTAB,
+	UW_ELF_DYN_SYMTAB, UW_ELF_DYN_STRSZ, UW_ELF_DYN_SYMENT,
+	UW_ELF_DYN_GNU_HASH, UW_ELF_DYN_N
+};
+struct uw_elf_dyn {
+	uint32_t present;		/* bit 1 << enum uw_elf_dyn_tag */
+	uint64_t val[UW_ELF_DYN_N];
+};
+UW_API int uw_elf_read_dynamic(struct uw_elf_src *src, const struct uw_elf_hdr *h,
+			       const struct uw_elf_phdrs *p, struct uw_elf_dyn *d);
+/* A d_ptr value as a link-time address inside the object, in *link; 0 if
+ * it is in neither extent.  glibc's ld.so rewrites d_ptr entries to
+ * runtime addresses in place when the bias is not 0 (unless .dynamic is
+ * read-only, as in the vdso; libgcc's unwinder relies on that too), an
+ * image ld.so has not processed keeps link-time ones: so a value in the
+ * runtime extent is runtime, else one in the link-time extent is
+ * link-time. */
+UW_API int uw_elf_dyn_addr(const struct uw_elf_src *src,
+			   const struct uw_elf_phdrs *p, uint64_t val,
+			   uint64_t *link);
+
+/* Section header i (files): UW_ELFMEM_UNSUPPORTED if e_shentsize is not
+ * the class's or i >= e_shnum. */
+struct uw_elf_sec {
+	uint32_t type, link;
+	uint64_t offset, size, align;
+};
+UW_API int uw_elf_read_shdr(struct uw_elf_src *src, const struct uw_elf_hdr *h,
+			    uint32_t i, struct uw_elf_sec *s);
 
 /* ------------------------------------------------------------------ */
 /* Per-object memo, owned by the caller (no allocation)                */
