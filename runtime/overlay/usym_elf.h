@@ -26,7 +26,7 @@
 #ifndef UW_SINGLE_TU
 #define UW_SINGLE_TU
 #endif
-#include "uwcore/elfmem.c"
+#include "uwcore/unwind_all.c"	/* the ELF reader, elfmem.c, and what it uses */
 
 #define STP_UW_UELF_MAX_BUCKETS	65536	/* DT_GNU_HASH buckets examined */
 #define STP_UW_UELF_MAX_CHAIN	65536	/* DT_GNU_HASH chain words examined */

@@ -12,6 +12,7 @@
 #ifndef UW_ELFMEM_C
 #define UW_ELFMEM_C
 
+#include "uw_internal.h"
 #include "elfmem.h"
 
 #define UW_ELFMEM_EM_386	3
@@ -25,16 +26,6 @@
 #define UW_ELFMEM_PF_X		1
 #define UW_ELFMEM_DT_NULL	0
 #define UW_ELFMEM_NT_GNU_BUILD_ID 3
-
-/* DW_EH_PE values used to decode eh_frame_ptr (uw_internal.h has them too,
- * but this file needs only the public header). */
-#define UW_ELFMEM_PE_ABSPTR	0x00
-#define UW_ELFMEM_PE_UDATA4	0x03
-#define UW_ELFMEM_PE_UDATA8	0x04
-#define UW_ELFMEM_PE_SDATA4	0x0b
-#define UW_ELFMEM_PE_SDATA8	0x0c
-#define UW_ELFMEM_PE_PCREL	0x10
-#define UW_ELFMEM_PE_DATAREL	0x30
 
 static uint64_t uw_elfmem_le(const uint8_t *b, uint32_t size)
 {
@@ -399,49 +390,21 @@ UW_API int uw_elf_read_shdr(struct uw_elf_src *src, const struct uw_elf_hdr *h,
 /* ------------------------------------------------------------------ */
 /* Unwind tables of a mapped image                                     */
 
-/* Decode eh_frame_ptr (at hdr + 4, encoding hdr[1]) for the common plain
- * encodings; 0 = not decoded (the core then decodes it itself). */
-static int uw_elfmem_eh_frame_ptr(const uint8_t *hdr, uint64_t hdr_addr,
-				  uint32_t addr_size, uint64_t mask,
+/* Decode eh_frame_ptr (at hdr + 4, encoding hdr[1]) with the core's
+ * reader, over the len header bytes in hand; datarel is relative to the
+ * header (LSB).  0 = not decoded here (indirect, textrel: the core then
+ * follows the header itself). */
+static int uw_elfmem_eh_frame_ptr(const uint8_t *hdr, uint32_t len,
+				  uint64_t hdr_addr, uint32_t addr_size,
 				  uint64_t *out)
 {
-	uint8_t enc = hdr[1];
-	uint64_t v, base;
-	uint32_t size;
+	struct uw_section bytes = { hdr, hdr_addr, len };
+	struct uw_reader r;
+	struct uw_stop stop;
 
-	switch (enc & 0x0f) {
-	case UW_ELFMEM_PE_ABSPTR:
-		size = addr_size;
-		break;
-	case UW_ELFMEM_PE_UDATA4:
-	case UW_ELFMEM_PE_SDATA4:
-		size = 4;
-		break;
-	case UW_ELFMEM_PE_UDATA8:
-	case UW_ELFMEM_PE_SDATA8:
-		size = 8;
-		break;
-	default:
-		return 0;
-	}
-	switch (enc & 0xf0) {
-	case 0:
-		base = 0;
-		break;
-	case UW_ELFMEM_PE_PCREL:
-		base = hdr_addr + 4;
-		break;
-	case UW_ELFMEM_PE_DATAREL:
-		base = hdr_addr;
-		break;
-	default:
-		return 0;		/* indirect, textrel, ...: leave to the core */
-	}
-	v = uw_elfmem_le(hdr + 4, size);
-	if ((enc & 0x0f) == UW_ELFMEM_PE_SDATA4 && (v & 0x80000000u))
-		v |= ~(uint64_t)0xffffffffu;
-	*out = (base + v) & mask;
-	return 1;
+	uw_reader_init_local(&r, &bytes, 4, len, (uint8_t)addr_size, &stop);
+	r.datarel_base = hdr_addr;
+	return uw_rd_encoded(&r, hdr[1], out) == 0;
 }
 
 /* The host's read_mem as the reader's callback. */
@@ -521,7 +484,7 @@ static int uw_elfmem_scan_src(struct uw_elf_src *src, struct uw_elfmem_info *inf
 	if (buf[0] != 1)
 		return UW_ELFMEM_BAD_EH_FRAME_HDR;
 	if (len >= 4 + addr_size &&
-	    uw_elfmem_eh_frame_ptr(buf, eh->vaddr, addr_size, mask, &ptr)) {
+	    uw_elfmem_eh_frame_ptr(buf, len, eh->vaddr, addr_size, &ptr)) {
 		seg = uw_elf_load_of(&p, ptr, 0);
 		if (!seg)
 			return UW_ELFMEM_BAD_EH_FRAME_HDR;

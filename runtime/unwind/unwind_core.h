@@ -28,13 +28,13 @@
  *
  *   0  stop.c      the failure record (uw_fail) and the stop reasons' names
  *   1  mem.c       every read: CFI sections, LEB128, DW_EH_PE, target words
- *   1  elfmem.c    an ELF object's unwind tables, from its mapped headers
  *   1  rowcache.c  compact rows kept across unwinds
  *   2  cfi.c       finding and parsing a CIE and FDE for a pc
  *   2  row.c       executing call frame instructions into a row; compacting
  *   2  expr.c      the DWARF expression stack machine
  *   2  arch.c      per-arch facts: ABI rows, pt_regs, signal trampolines
  *   2  nocfi.c     code without CFI: the caller from its instructions
+ *   2  elfmem.c    the one ELF reader; an object's tables from its headers
  *   3  step.c      uw_init/uw_step: the methods in order, the one row
  *                  interpreter
  *
