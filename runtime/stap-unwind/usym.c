@@ -29,7 +29,7 @@
  * address space (mm->context); umodname() finds it the same way
  * (stp_uw_umod_lookup).
  *
- * How it is wired in: the overlay's sym.c (runtime/sym.c), which every
+ * How it is wired in: the overlay's sym.c (runtime/stock/sym.c), which every
  * module includes, includes this file right after stock's sym.c, and this
  * file then defines _stp_snprint_addr and _stp_print_addr as macros
  * naming its own functions, so that every later caller -- stack.c's
@@ -38,7 +38,7 @@
  * Kernel addresses (task == NULL) are passed to SystemTap's own functions
  * unchanged.  The -d symbol sizes (and the cache of names read from
  * .dynsym, below) are set up by the overlay's
- * _stp_vma_init() (runtime/vma.c) at module init, and freed by its
+ * _stp_vma_init() (runtime/stock/vma.c) at module init, and freed by its
  * _stp_vma_done() at exit, after every probe is unregistered and an RCU
  * grace period has let running handlers finish: the translator emits
  * those two calls whenever a script uses user symbols or backtraces,

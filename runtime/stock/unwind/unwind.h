@@ -10,7 +10,7 @@
  *   - for line tables (sym.c, sym2.c with STP_NEED_LINE_DATA): the
  *     DW_EH_PE_* / DW_FORM_* / DW_LNCT_* constants and
  *     read_pointer(&p, end, encoding, user, compat_task).
- * The unwinding itself is the stap-unwind core (uwcore/ = runtime/unwind/),
+ * The unwinding itself is the stap-unwind core (stap-unwind/core/ = runtime/unwind/),
  * driven by unwind.c and stack.c of this overlay.
  */
 #ifndef _STP_UNWIND_H_
@@ -36,7 +36,7 @@
 /* The core (read_pointer below uses its reader) and its DWARF numbers,
  * under their standard names, plus the names stock's sym.c and sym2.c use
  * for four of them and for the two masks. */
-#include "uwcore/unwind_all.c"
+#include "stap-unwind/core/unwind_all.c"
 #define DW_EH_PE_leb128		DW_EH_PE_uleb128
 #define DW_EH_PE_data2		DW_EH_PE_udata2
 #define DW_EH_PE_data4		DW_EH_PE_udata4
@@ -117,7 +117,7 @@ enum stp_uw_entry {
 
 /* One frame as the SystemTap runtime sees it: a pt_regs with the frame's
  * pc (ip) and sp, plus which registers are known (DWARF numbering of the
- * frame's ABI, see uwcore/x86_64.h and uwcore/i386.h). */
+ * frame's ABI, see the core's x86_64.h and i386.h). */
 struct unwind_frame_info {
 	struct pt_regs regs;
 	u32 defined;

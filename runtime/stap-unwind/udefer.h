@@ -43,7 +43,7 @@
 #define STP_UW_DEFER_MAX_FAULTS	32
 #endif
 
-static int _stp_uw_defer_flag =
+static int stp_uw_defer_flag =
 #ifdef STP_UNWIND_DEFER
 	1;
 #else
@@ -96,13 +96,13 @@ static void stp_uw_defer_walk(struct context *c, struct stp_uw_defer *d)
 
 	d->depth = 0;
 	memset(&d->stop, 0, sizeof(d->stop));
-	pc = _stp_uw_user_begin_regs(uc, d->compat, STP_UW_ENTRY_USER, &d->regs);
+	pc = stp_uw_user_begin_regs(uc, d->compat, STP_UW_ENTRY_USER, &d->regs);
 	while (pc && d->depth < MAXBACKTRACE) {
 		d->pc[d->depth++] = pc;
-		pc = _stp_uw_user_next(uc);
+		pc = stp_uw_user_next(uc);
 	}
 	if (d->depth > 0)
-		_stp_uw_stop_past_cut(&uc->cursor);
+		stp_uw_stop_past_cut(&uc->cursor);
 	d->stop.reason = uc->cursor.stop.reason;
 	d->stop.pc = (unsigned long)uc->cursor.stop.pc;
 	d->stop.addr = (unsigned long)uc->cursor.stop.addr;
@@ -124,7 +124,7 @@ static void stp_uw_defer_print(struct context *c, struct stp_uw_defer *d)
 	for (n = 0; n < d->depth; n++)
 		_stp_print_addr(d->pc[n], n ? flags | STP_UW_SYM_CALLER : flags,
 				current, c);
-	_stp_uw_stop_print(&d->stop, flags);
+	stp_uw_stop_print(&d->stop, flags);
 }
 
 /* Task work: the task is about to return to user space; may sleep. */
@@ -178,7 +178,7 @@ out:
 /* In probe context, after a user backtrace was printed: queue the rest of
  * it if it stopped on unreadable user memory.  Returns the request's
  * number, 0 if none was queued. */
-static unsigned long _stp_uw_defer_maybe(struct context *c, int sym_flags)
+static unsigned long stp_uw_defer_maybe(struct context *c, int sym_flags)
 {
 	struct stp_unwind_context *uc = &c->uwcontext_user;
 	struct stp_uw_stop_info s;
@@ -187,13 +187,13 @@ static unsigned long _stp_uw_defer_maybe(struct context *c, int sym_flags)
 	unsigned long limit;
 	unsigned i;
 
-	if (!_stp_uw_defer_flag || !stp_uw_vma_running
+	if (!stp_uw_defer_flag || !stp_uw_vma_running
 	    || atomic_read(&stp_uw_defer_closing) || !current->mm
 	    || (current->flags & (PF_EXITING | PF_KTHREAD)))
 		return 0;
 	if (uc->deferred)	/* this walk's rest is queued already */
 		return uc->deferred;
-	_stp_uw_user_stop(c, &s);
+	stp_uw_user_stop(c, &s);
 	limit = uc->host.compat ? 0x100000000UL : TASK_SIZE_MAX;
 	if (s.reason != UW_STOP_MEMORY_UNREADABLE || s.addr >= limit)
 		return 0;
@@ -263,7 +263,7 @@ static void stp_uw_defer_exit(void)
 
 #else /* !HAVE_TASK_FINDER */
 
-static unsigned long _stp_uw_defer_maybe(struct context *c, int sym_flags)
+static unsigned long stp_uw_defer_maybe(struct context *c, int sym_flags)
 {
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* stap-unwind: user-space unwinding for the SystemTap runtime.
  *
  * This file replaces the runtime's unwind.c in the overlay.  It connects
- * the freestanding unwinder core (uwcore/ = runtime/unwind/ of stap-unwind)
+ * the freestanding unwinder core (stap-unwind/core/ in the overlay = runtime/unwind/)
  * to the SystemTap runtime:
  *   - memory: the current process's memory, read with
  *     copy_from_user_nofault() (no faults, no sleeping, NMI-safe on x86);
@@ -21,8 +21,8 @@
 #define UW_SINGLE_TU
 #endif
 #include "unwind/unwind.h"
-#include "uwcore/unwind_all.c"
-#include "uwcore/entry_x86.h"
+#include "stap-unwind/core/unwind_all.c"
+#include "stap-unwind/entry_x86.h"
 #include "stap-unwind/vma_map.h"
 
 #include <linux/elf.h>
@@ -371,7 +371,7 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
 /* Begin a walk of the current task's user stack from r (DWARF numbering
  * of the task's ABI, validity included).  Returns the first pc, 0 if the
  * walk cannot begin. */
-static unsigned long _stp_uw_user_begin_regs(struct stp_unwind_context *uc,
+static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 					     int compat, enum stp_uw_entry entry,
 					     const struct uw_regs *r)
 {
@@ -401,9 +401,9 @@ static unsigned long _stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 
 /* Begin a user unwind of the current task from regs (the probe's,
  * task_pt_regs(current), or the script's), sanitized for entry, how they
- * were obtained (uwcore/entry_x86.h), or STP_UW_ENTRY_NONE.  Returns the
+ * were obtained (stap-unwind/entry_x86.h), or STP_UW_ENTRY_NONE.  Returns the
  * pc of the first frame, or 0 if there is no user stack. */
-static unsigned long _stp_uw_user_begin(struct stp_unwind_context *uc,
+static unsigned long stp_uw_user_begin(struct stp_unwind_context *uc,
 					struct pt_regs *regs,
 					enum stp_uw_entry entry)
 {
@@ -411,12 +411,12 @@ static unsigned long _stp_uw_user_begin(struct stp_unwind_context *uc,
 	int compat = _stp_is_compat_task();
 
 	if (entry == STP_UW_ENTRY_NONE || !regs)
-		return _stp_uw_user_begin_regs(uc, compat, STP_UW_ENTRY_NONE, NULL);
+		return stp_uw_user_begin_regs(uc, compat, STP_UW_ENTRY_NONE, NULL);
 	stp_uw_entry_regs(&r, compat ? UW_ARCH_I386 : UW_ARCH_X86_64, entry, regs);
-	return _stp_uw_user_begin_regs(uc, compat, entry, &r);
+	return stp_uw_user_begin_regs(uc, compat, entry, &r);
 }
 
-static unsigned long _stp_uw_user_next(struct stp_unwind_context *uc)
+static unsigned long stp_uw_user_next(struct stp_unwind_context *uc)
 {
 	unsigned long pc;
 	unsigned long limit = uc->host.compat ? 0xffffffffUL : TASK_SIZE_MAX;

@@ -36,22 +36,22 @@
 /* Kernel stacks                                                       */
 
 /* stack_trace_save_regs() is not exported; found at module init. */
-static __typeof__(stack_trace_save_regs) *_stp_uw_save_regs_fn;
+static __typeof__(stack_trace_save_regs) *stp_uw_save_regs_fn;
 
 static void stp_uw_defer_exit(void);	/* stap-unwind/udefer.h */
 
 static int _stp_init_stack(void)
 {
 	stp_uw_vma_done_hook = stp_uw_defer_exit;
-	_stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
+	stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
 	dbug_unwind(1, "stack_trace_save_regs at %lx\n",
-		    (unsigned long)_stp_uw_save_regs_fn);
+		    (unsigned long)stp_uw_save_regs_fn);
 	return 0;
 }
 
 /* Depth 0 of a kernel stack: where the probe is (for a return probe, the
  * address it returns to). */
-static unsigned long _stp_uw_kernel_pc0(struct context *c)
+static unsigned long stp_uw_kernel_pc0(struct context *c)
 {
 	if (!c->kregs)
 		return 0;
@@ -62,19 +62,19 @@ static unsigned long _stp_uw_kernel_pc0(struct context *c)
 
 /* Fill the kernel cache in one walk (the kernel's unwinder cannot resume a
  * walk, and one walk of MAXBACKTRACE frames is cheap). */
-static void _stp_uw_kernel_walk(struct context *c)
+static void stp_uw_kernel_walk(struct context *c)
 {
 	struct stp_unwind_cache *uc = &c->uwcache_kernel;
 	unsigned long *e = c->kern_bt_entries;
 	unsigned int num = 0, i = 0;
-	unsigned long pc0 = _stp_uw_kernel_pc0(c);
+	unsigned long pc0 = stp_uw_kernel_pc0(c);
 
 	uc->depth = 0;
 	if (c->kregs) {
 		uc->pc[uc->depth++] = pc0;
-		if (_stp_uw_save_regs_fn)
+		if (stp_uw_save_regs_fn)
 			num = ibt_wrapper(unsigned int,
-					  (*_stp_uw_save_regs_fn)(c->kregs, e, MAXBACKTRACE, 0));
+					  (*stp_uw_save_regs_fn)(c->kregs, e, MAXBACKTRACE, 0));
 		/* The walk starts with regs->ip itself. */
 		if (num > 0 && (e[0] == REG_IP(c->kregs) || e[0] == pc0))
 			i = 1;
@@ -93,7 +93,7 @@ static void _stp_uw_kernel_walk(struct context *c)
 static unsigned long _stp_stack_kernel_get(struct context *c, unsigned depth)
 {
 	if (c->uwcache_kernel.state != uwcache_finished)
-		_stp_uw_kernel_walk(c);
+		stp_uw_kernel_walk(c);
 	if (depth >= c->uwcache_kernel.depth)
 		return 0;
 	return c->uwcache_kernel.pc[depth];
@@ -132,7 +132,7 @@ static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 /* User stacks                                                         */
 
 /* stap-unwind/ustop.h (included at the end): the stop line. */
-static void _stp_uw_stop_print_line(struct context *c, int sym_flags);
+static void stp_uw_stop_print_line(struct context *c, int sym_flags);
 
 /* The user registers of this probe hit.  In user mode (uprobes, samples
  * of user code) they are the probe's; otherwise the registers saved when
@@ -164,14 +164,14 @@ static unsigned long _stp_stack_unwind_one_user(struct context *c,
 		if (!current->mm || !regs)
 			return 0;
 		entry = stp_uw_classify_entry(current, regs, c->user_mode_p);
-		pc = _stp_uw_user_begin(uc, regs, entry);
+		pc = stp_uw_user_begin(uc, regs, entry);
 #ifdef STAPCONF_UPROBE_GET_PC
 		if (pc && c->probe_type == stp_probe_type_uretprobe && c->ips.ri)
 			pc = c->ips.ri->ret_addr;
 #endif
 		return pc;
 	}
-	pc = _stp_uw_user_next(uc);
+	pc = stp_uw_user_next(uc);
 #ifdef STAPCONF_UPROBE_GET_PC
 	if (pc) {
 		struct uretprobe_instance *ri = NULL;
@@ -217,11 +217,11 @@ static unsigned long _stp_stack_user_get(struct context *c, unsigned depth)
 	return pc;
 }
 
-static unsigned long _stp_uw_defer_maybe(struct context *c, int sym_flags);
+static unsigned long stp_uw_defer_maybe(struct context *c, int sym_flags);
 
 /* The print_ forms; defer: may queue the rest of a stack that stopped on
  * a page not resident (stap-unwind/udefer.h). */
-static void _stp_uw_user_print(struct context *c, int sym_flags, int defer)
+static void stp_uw_user_print(struct context *c, int sym_flags, int defer)
 {
 	struct pt_regs *regs = _stp_get_uregs(c);
 	unsigned n;
@@ -250,9 +250,9 @@ static void _stp_uw_user_print(struct context *c, int sym_flags, int defer)
 		_stp_print_addr(pc, n ? sym_flags | STP_UW_SYM_CALLER : sym_flags,
 				current, c);
 	}
-	_stp_uw_stop_print_line(c, sym_flags);	/* stap-unwind/ustop.h */
+	stp_uw_stop_print_line(c, sym_flags);	/* stap-unwind/ustop.h */
 	if (defer && (sym_flags & _STP_SYM_SYMBOL)) {
-		unsigned long seq = _stp_uw_defer_maybe(c, sym_flags);
+		unsigned long seq = stp_uw_defer_maybe(c, sym_flags);
 
 		if (seq)
 			_stp_printf("%s<deferred #%lu>%s",
@@ -263,20 +263,20 @@ static void _stp_uw_user_print(struct context *c, int sym_flags, int defer)
 
 static void _stp_stack_user_print(struct context *c, int sym_flags)
 {
-	_stp_uw_user_print(c, sym_flags, 1);
+	stp_uw_user_print(c, sym_flags, 1);
 }
 
 /* For the sprint_ forms: a string now, no deferred printing. */
-static void _stp_uw_user_print_nodefer(struct context *c, int sym_flags)
+static void stp_uw_user_print_nodefer(struct context *c, int sym_flags)
 {
-	_stp_uw_user_print(c, sym_flags, 0);
+	stp_uw_user_print(c, sym_flags, 0);
 }
 
 /* ------------------------------------------------------------------ */
 /* Backtraces into strings: print into this CPU's (flushed) print buffer,
  * copy it out, and drop it. */
 
-static void _stp_uw_sprint(char *str, int size, struct context *c,
+static void stp_uw_sprint(char *str, int size, struct context *c,
 			   int sym_flags,
 			   void (*print)(struct context *c, int sym_flags))
 {
@@ -306,14 +306,14 @@ static void _stp_uw_sprint(char *str, int size, struct context *c,
 static void _stp_stack_kernel_sprint(char *str, int size, struct context *c,
 				     int sym_flags)
 {
-	_stp_uw_sprint(str, size, c, sym_flags, _stp_stack_kernel_print);
+	stp_uw_sprint(str, size, c, sym_flags, _stp_stack_kernel_print);
 }
 
 /* ubacktrace() (_STP_SYM_NONE): "0x<hex> " per frame, what
  * _stp_print_addr prints for it (%p is %#llx since stap 1.3), written
  * straight into str: no print buffer, no formatter.  0 = not handled (no
  * user stack: the general path prints what it prints for that). */
-static int _stp_uw_sprint_hex(char *str, int size, struct context *c)
+static int stp_uw_sprint_hex(char *str, int size, struct context *c)
 {
 #if STAP_COMPAT_VERSION >= STAP_VERSION(1,3)
 	static const char hex[] = "0123456789abcdef";
@@ -350,9 +350,9 @@ static int _stp_uw_sprint_hex(char *str, int size, struct context *c)
 static void _stp_stack_user_sprint(char *str, int size, struct context *c,
 				   int sym_flags)
 {
-	if (sym_flags == _STP_SYM_NONE && _stp_uw_sprint_hex(str, size, c))
+	if (sym_flags == _STP_SYM_NONE && stp_uw_sprint_hex(str, size, c))
 		return;
-	_stp_uw_sprint(str, size, c, sym_flags, _stp_uw_user_print_nodefer);
+	stp_uw_sprint(str, size, c, sym_flags, stp_uw_user_print_nodefer);
 }
 
 #include "stap-unwind/ustop.h"

@@ -1,5 +1,5 @@
 /* stap-unwind: ELF objects for the runtime, through the core's one ELF
- * reader (uwcore/elfmem.h): its two read sources here, and an object's
+ * reader (the core's elfmem.h): its two read sources here, and an object's
  * dynamic symbol table, read from the memory of the current process in
  * probe context.
  *
@@ -26,7 +26,7 @@
 #ifndef UW_SINGLE_TU
 #define UW_SINGLE_TU
 #endif
-#include "uwcore/unwind_all.c"	/* the ELF reader, elfmem.c, and what it uses */
+#include "stap-unwind/core/unwind_all.c"	/* the ELF reader, elfmem.c, and what it uses */
 
 #define STP_UW_UELF_MAX_BUCKETS	65536	/* DT_GNU_HASH buckets examined */
 #define STP_UW_UELF_MAX_CHAIN	65536	/* DT_GNU_HASH chain words examined */

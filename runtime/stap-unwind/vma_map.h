@@ -4,7 +4,7 @@
  * and the symbol code (names from an object's own .dynsym, build-ids).
  * The implementation (VMA tracking for every process) is vma_map.c, which
  * defines STP_UW_VMA_MAP_IMPL before including this header; it is
- * included by the overlay's vma.c (runtime/vma.c), so every runtime file
+ * included by the overlay's vma.c (runtime/stock/vma.c), so every runtime file
  * after sym.c sees it.  Without it, stp_uw_vma_find() knows nothing.
  */
 #ifndef STP_UW_VMA_MAP_H

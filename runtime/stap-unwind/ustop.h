@@ -24,7 +24,7 @@
 /* Print the stop reason after the last frame of print_ubacktrace() and
  * friends (symbolic forms only).  Off unless -DSTP_UNWIND_SHOW_STOP;
  * ubacktrace_show_stop() changes it for the session. */
-static int _stp_uw_show_stop_flag =
+static int stp_uw_show_stop_flag =
 #ifdef STP_UNWIND_SHOW_STOP
 	1;
 #else
@@ -44,7 +44,7 @@ struct stp_uw_stop_info {
  * frames kept, or a pc outside user space): does the stack go on?  One
  * more step tells, and leaves the cursor stopped either way: depth_limit
  * if it goes on, else why the frame kept last is the outermost. */
-static void _stp_uw_stop_past_cut(struct uw_cursor *cur)
+static void stp_uw_stop_past_cut(struct uw_cursor *cur)
 {
 	if (cur->stop.reason != UW_STOP_NONE)
 		return;
@@ -54,7 +54,7 @@ static void _stp_uw_stop_past_cut(struct uw_cursor *cur)
 	}
 }
 
-static void _stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
+static void stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 {
 	struct stp_unwind_cache *cache = &c->uwcache_user;
 	struct stp_unwind_context *uc = &c->uwcontext_user;
@@ -77,7 +77,7 @@ static void _stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 	if (!uc->host.task)	/* no user context (kernel thread...) */
 		return;
 	if (n > 0)
-		_stp_uw_stop_past_cut(cur);
+		stp_uw_stop_past_cut(cur);
 	out->reason = cur->stop.reason;
 	out->pc = (unsigned long)cur->stop.pc;
 	out->addr = (unsigned long)cur->stop.addr;
@@ -97,7 +97,7 @@ static void _stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 }
 
 /* "REASON pc=0x... module=PATH DETAIL" into buf (always terminated). */
-static void _stp_uw_stop_format(char *buf, size_t size,
+static void stp_uw_stop_format(char *buf, size_t size,
 				const struct stp_uw_stop_info *s)
 {
 	enum uw_stop_detail form;
@@ -122,27 +122,27 @@ static void _stp_uw_stop_format(char *buf, size_t size,
 
 /* "<stop: ...>" for s as one more line of a listing printed with
  * sym_flags, if stop lines are on. */
-static void _stp_uw_stop_print(const struct stp_uw_stop_info *s, int sym_flags)
+static void stp_uw_stop_print(const struct stp_uw_stop_info *s, int sym_flags)
 {
 	char buf[384];		/* reason, numbers and a module path */
 
-	if (!_stp_uw_show_stop_flag || !(sym_flags & _STP_SYM_SYMBOL))
+	if (!stp_uw_show_stop_flag || !(sym_flags & _STP_SYM_SYMBOL))
 		return;
-	_stp_uw_stop_format(buf, sizeof(buf), s);
+	stp_uw_stop_format(buf, sizeof(buf), s);
 	_stp_printf("%s<stop: %s>%s", (sym_flags & _STP_SYM_PRE_SPACE) ? " " : "",
 		    buf, (sym_flags & _STP_SYM_NEWLINE) ? "\n" : " ");
 }
 
 /* The stop line after a printed user backtrace (stack.c calls this from
  * _stp_stack_user_print). */
-static void _stp_uw_stop_print_line(struct context *c, int sym_flags)
+static void stp_uw_stop_print_line(struct context *c, int sym_flags)
 {
 	struct stp_uw_stop_info s;
 
-	if (!_stp_uw_show_stop_flag || !(sym_flags & _STP_SYM_SYMBOL))
+	if (!stp_uw_show_stop_flag || !(sym_flags & _STP_SYM_SYMBOL))
 		return;
-	_stp_uw_user_stop(c, &s);
-	_stp_uw_stop_print(&s, sym_flags);
+	stp_uw_user_stop(c, &s);
+	stp_uw_stop_print(&s, sym_flags);
 }
 
 /* ------------------------------------------------------------------ */
@@ -155,7 +155,7 @@ static void _stp_uw_stop_print_line(struct context *c, int sym_flags)
  * overlay's kernel walk starts where it is called from, inside this
  * module's probe handler: those leading frames are SystemTap's, not the
  * task's, and are left out. */
-static void _stp_uw_kernel_part_print(struct context *c, int sym_flags)
+static void stp_uw_kernel_part_print(struct context *c, int sym_flags)
 {
 	struct stp_unwind_cache *kc = &c->uwcache_kernel;
 	unsigned n = 0;
@@ -175,27 +175,27 @@ static void _stp_uw_kernel_part_print(struct context *c, int sym_flags)
 		_stp_print_addr(kc->pc[n], more_flags, NULL, c);
 }
 
-static void _stp_stack_kernel_user_print(struct context *c, int sym_flags)
+static void stp_uw_stack_kernel_user_print(struct context *c, int sym_flags)
 {
 	/* The task's kernel frames exist only if the probe hit kernel
 	 * code; a probe in user mode (uprobe, a sample of user code) has
 	 * none of its own (the kernel stack there is the interrupt's and
 	 * SystemTap's, not the task's). */
 	if (!c->user_mode_p)
-		_stp_uw_kernel_part_print(c, sym_flags);
+		stp_uw_kernel_part_print(c, sym_flags);
 	_stp_printf("%s%s%s", (sym_flags & _STP_SYM_PRE_SPACE) ? " " : "",
 		    STP_UW_KU_MARKER,
 		    (sym_flags & _STP_SYM_NEWLINE) ? "\n" : " ");
 	/* No deferred rest here: it would be printed without its kernel
 	 * part (stap-unwind/udefer.h). */
-	_stp_uw_user_print_nodefer(c, sym_flags);
+	stp_uw_user_print_nodefer(c, sym_flags);
 }
 
 /* Into a string: stack.c's print-into-string helper. */
-static void _stp_stack_kernel_user_sprint(char *str, int size,
+static void stp_uw_stack_kernel_user_sprint(char *str, int size,
 					  struct context *c, int sym_flags)
 {
-	_stp_uw_sprint(str, size, c, sym_flags, _stp_stack_kernel_user_print);
+	stp_uw_sprint(str, size, c, sym_flags, stp_uw_stack_kernel_user_print);
 }
 
 #endif /* STP_UW_USTOP_H */

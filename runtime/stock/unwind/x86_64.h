@@ -3,7 +3,7 @@
  * In the runtime overlay this file is installed as unwind/x86_64.h.  The
  * per-architecture facts of the unwinder itself (DWARF register numbers,
  * signal frame layouts) stay in the core's own x86_64.h and i386.h
- * (uwcore/ in the overlay); this header only adds the macros the rest of
+ * (stap-unwind/core/ in the overlay); this header only adds the macros the rest of
  * the SystemTap runtime and our stack.c use on frames.
  */
 #ifndef STP_UW_COMPAT_X86_64_H
@@ -14,9 +14,9 @@
 #include <linux/unaligned.h>
 #include <linux/uaccess.h>
 
-#include "uwcore/unwind_core.h"
-#include "uwcore/x86_64.h"
-#include "uwcore/i386.h"
+#include "stap-unwind/core/unwind_core.h"
+#include "stap-unwind/core/x86_64.h"
+#include "stap-unwind/core/i386.h"
 
 /* Unaligned loads from unwind and line tables copied into the module. */
 #define _stp_get_unaligned(ptr) get_unaligned(ptr)

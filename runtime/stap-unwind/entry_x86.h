@@ -8,8 +8,8 @@
  * instruction depends on the entry path.  Registers not known are marked
  * undefined for the unwinder core (never guessed, never zero).
  *
- * Rules (DWARF numbering of the process's ABI: uwcore/x86_64.h for 64-bit
- * processes, uwcore/i386.h for 32-bit ones), with the kernel versions the
+ * Rules (DWARF numbering of the process's ABI: stap-unwind/core/x86_64.h for 64-bit
+ * processes, stap-unwind/core/i386.h for 32-bit ones), with the kernel versions the
  * facts hold for.  Checked against 7.2 (the stapvm guest):
  * arch/x86/entry/entry_64.S, entry_64_compat.S, syscall_32.c,
  * arch/x86/entry/vdso/vdso32/system_call.S, asm/entry-common.h.
@@ -54,9 +54,9 @@
 #include <asm/thread_info.h>
 #include <asm/vdso.h>
 
-#include "uwcore/unwind_core.h"
-#include "uwcore/x86_64.h"
-#include "uwcore/i386.h"
+#include "stap-unwind/core/unwind_core.h"
+#include "stap-unwind/core/x86_64.h"
+#include "stap-unwind/core/i386.h"
 
 static inline int stp_uw_in_compat_syscall(struct task_struct *tsk)
 {
