@@ -99,6 +99,18 @@ static unsigned long _stp_stack_kernel_get(struct context *c, unsigned depth)
 	return c->uwcache_kernel.pc[depth];
 }
 
+/* In place of a backtrace that has no frame: "<no kernel backtrace at
+ * PROBE>" in the symbolic forms (as stock prints it), a bare newline in
+ * the hex ones. */
+static void stp_uw_print_none(struct context *c, int sym_flags,
+			      const char *which)
+{
+	if (sym_flags & _STP_SYM_SYMBOL)
+		_stp_printf("<no %s backtrace at %s>\n", which, c->probe_point);
+	else
+		_stp_print("\n");
+}
+
 static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 {
 	unsigned n;
@@ -112,10 +124,7 @@ static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 		_stp_print("Returning to  : ");
 	}
 	if (_stp_stack_kernel_get(c, 0) == 0 && c->uwcache_kernel.depth == 0) {
-		if (sym_flags & _STP_SYM_SYMBOL)
-			_stp_printf("<no kernel backtrace at %s>\n", c->probe_point);
-		else
-			_stp_print("\n");
+		stp_uw_print_none(c, sym_flags, "kernel");
 		return;
 	}
 #ifndef CONFIG_FRAME_POINTER
@@ -228,10 +237,7 @@ static void stp_uw_user_print(struct context *c, int sym_flags, int defer)
 	unsigned long pc;
 
 	if (!current->mm || !regs || _stp_stack_user_get(c, 0) == 0) {
-		if (sym_flags & _STP_SYM_SYMBOL)
-			_stp_printf("<no user backtrace at %s>\n", c->probe_point);
-		else
-			_stp_print("\n");
+		stp_uw_print_none(c, sym_flags, "user");
 		return;
 	}
 #ifdef STAPCONF_UPROBE_GET_PC

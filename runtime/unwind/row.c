@@ -54,6 +54,21 @@ static void uw_row_set(struct uw_row_exec *x, uint64_t reg,
 	rule->offset = offset;
 }
 
+/* The offset operand of DW_CFA_def_cfa and DW_CFA_def_cfa_offset: an
+ * unsigned number, or in their _sf forms a signed one factored by the
+ * CIE's data alignment. */
+static int uw_row_cfa_offset(struct uw_row_exec *x, int factored, uint64_t *u)
+{
+	int64_t s;
+
+	if (!factored)
+		return uw_rd_uleb(&x->r, u);
+	if (uw_rd_sleb(&x->r, &s) < 0)
+		return -1;
+	*u = (uint64_t)uw_row_factor(x->c, (uint64_t)s);
+	return 0;
+}
+
 static int uw_row_block(struct uw_row_exec *x, struct uw_block *b)
 {
 	uint64_t len;
@@ -176,16 +191,9 @@ static int uw_row_insn(struct uw_row_exec *x)
 		return 0;
 	case DW_CFA_def_cfa:
 	case DW_CFA_def_cfa_sf:
-		if (uw_rd_uleb(&x->r, &reg) < 0)
+		if (uw_rd_uleb(&x->r, &reg) < 0 ||
+		    uw_row_cfa_offset(x, op == DW_CFA_def_cfa_sf, &u) < 0)
 			return -1;
-		if (op == DW_CFA_def_cfa) {
-			if (uw_rd_uleb(&x->r, &u) < 0)
-				return -1;
-		} else {
-			if (uw_rd_sleb(&x->r, &s) < 0)
-				return -1;
-			u = (uint64_t)uw_row_factor(c, (uint64_t)s);
-		}
 		row->cfa_kind = UW_CFA_REG_OFFSET;
 		row->cfa_reg = uw_row_reg8(reg);
 		row->cfa_offset = (int64_t)u;
@@ -199,14 +207,8 @@ static int uw_row_insn(struct uw_row_exec *x)
 		return 0;
 	case DW_CFA_def_cfa_offset:
 	case DW_CFA_def_cfa_offset_sf:
-		if (op == DW_CFA_def_cfa_offset) {
-			if (uw_rd_uleb(&x->r, &u) < 0)
-				return -1;
-		} else {
-			if (uw_rd_sleb(&x->r, &s) < 0)
-				return -1;
-			u = (uint64_t)uw_row_factor(c, (uint64_t)s);
-		}
+		if (uw_row_cfa_offset(x, op == DW_CFA_def_cfa_offset_sf, &u) < 0)
+			return -1;
 		if (row->cfa_kind != UW_CFA_REG_OFFSET)
 			return uw_fail(c, UW_STOP_BAD_CFI, at);
 		row->cfa_offset = (int64_t)u;
