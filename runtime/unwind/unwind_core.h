@@ -441,10 +441,10 @@ UW_API void uw_cache_clear(struct uw_cache *cache);
 /* Caller-provided; holds all state and scratch space, so the core needs no
  * allocation and little kernel stack (gcc -O2 -fstack-usage, x86_64:
  * uw_step's own frame is 336 bytes, its deepest chain, through uw_cfi_find
- * and uw_cfi_parse_fde, about 1 KiB).  The cursor itself is 10,032 bytes on
+ * and uw_cfi_parse_fde, about 1 KiB).  The cursor itself is 10,040 bytes on
  * x86_64 (of which UW_CIE_CACHE rows for the CIE cache): do not put it on
  * a kernel stack (per-CPU or per-context storage instead).  A struct
- * uw_cache_entry is 336 bytes. */
+ * uw_cache_entry is 344 bytes. */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */

@@ -414,7 +414,7 @@ static const struct uw_host_ops host_ops_untraced = {
 
 static bool trace_on = true;
 static bool row_cache_on = true;
-/* 4096 rows of 336 bytes: the rows of every snapshot the benchmark
+/* 4096 rows of 344 bytes: the rows of every snapshot the benchmark
    replays (several processes, thousands of distinct pcs) fit, as all of
    libdw's parsed CFI stays in its per-Dwfl caches. */
 #define ROW_CACHE_ENTRIES 4096

@@ -152,7 +152,7 @@ struct stp_uw_host {
 };
 
 /* Row cache (struct uw_cache of the core) of each probe context, kept
- * across unwinds: STP_UW_ROW_CACHE entries (336 bytes each; 0 disables it)
+ * across unwinds: STP_UW_ROW_CACHE entries (344 bytes each; 0 disables it)
  * for tables the translator copied into the module (-d/--ldd), whose
  * identity (data pointers, bias) names the same CFI bytes in every process,
  * and for tables read from process memory (the vdso, objects not named
