@@ -384,8 +384,8 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 {
 	const struct uw_arch_desc *ad = c->ad;
 	unsigned i;
+	int general = 0;
 
-	out->general = 0;
 	out->cfa_kind = row->cfa_kind;
 	out->cfa_reg = row->cfa_reg;
 	out->cfa_offset = row->cfa_offset;
@@ -394,7 +394,7 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 				&out->cfa_offset))
 			out->cfa_kind = UW_CFA_AT_REG_OFFSET;
 		else
-			out->general = 1;
+			general = 1;
 	}
 	out->keep = 0;
 	out->is_cfa = 0;
@@ -423,11 +423,11 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 					&out->offset[i]))
 				out->kind[i] = UW_RULE_AT_REG_OFFSET;
 			else
-				out->general = 1;
+				general = 1;
 			out->compute |= UW_REG_BIT(i);
 			break;
 		case UW_RULE_VAL_EXPRESSION:
-			out->general = 1;
+			general = 1;
 			out->compute |= UW_REG_BIT(i);
 			break;
 		default:
@@ -441,5 +441,5 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 			  ((out->keep | out->is_cfa | out->compute) &
 			   UW_REG_BIT(ra_reg));
 	out->signal = (uint8_t)signal;
-	return out->general ? 0 : 1;
+	return !general;
 }

@@ -396,8 +396,6 @@ static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
 			     uint64_t lookup, struct uw_frame *out)
 {
 	switch (m) {
-	case UW_METHOD_CFI:
-		return uw_step_cfi(c, lookup, out);
 	case UW_METHOD_SIGFRAME:
 		return uw_step_sigframe(c, lookup, out);
 	case UW_METHOD_NOCFI:

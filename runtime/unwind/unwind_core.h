@@ -325,8 +325,6 @@ struct uw_compact_row {
 	uint8_t signal;			/* the CIE says: a signal frame */
 	uint8_t has_caller;		/* ra_reg is a register with a rule
 					 * (else: the outermost frame) */
-	uint8_t general;		/* an expression is evaluated from
-					 * ws.row: not cacheable */
 };
 
 /* A parsed CIE (only what unwinding needs). */
