@@ -280,6 +280,14 @@ struct host {
 	struct uw_walk walk;
 };
 
+int uw_walk_read_live(pid_t pid, uint64_t addr, void *buf, uint32_t len)
+{
+	struct iovec local = { buf, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
+}
+
 void uw_walk_trace(struct uw_walk *w, enum uw_trace_event ev)
 {
 	if (ev == UW_TR_STEP)
@@ -380,13 +388,7 @@ static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
 	struct host *h = arg;
 	if (uw_space_read(h->space, h->snap, addr, buf, len))
 		return 0;
-	if (h->live_pid > 0) {
-		struct iovec local = { buf, len };
-		struct iovec remote = { (void *)(uintptr_t)addr, len };
-		if (process_vm_readv(h->live_pid, &local, 1, &remote, 1, 0) == (ssize_t)len)
-			return 0;
-	}
-	return -EFAULT;
+	return h->live_pid > 0 ? uw_walk_read_live(h->live_pid, addr, buf, len) : -EFAULT;
 }
 
 static int host_find_tables(void *arg, uint64_t pc, struct uw_tables *out)

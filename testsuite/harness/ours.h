@@ -50,6 +50,9 @@ struct uw_walk {
 	   kept by uw_walk_trace.  */
 	bool step_found_fde;
 };
+/* A read of live process PID's memory (process_vm_readv, so a bad address
+   fails instead of faulting): 0 = read, -EFAULT = not.  */
+int uw_walk_read_live(pid_t pid, uint64_t addr, void *buf, uint32_t len);
 /* The host's trace callback passes every event here.  */
 void uw_walk_trace(struct uw_walk *w, enum uw_trace_event ev);
 /* Unwind snapshot S with the host OPS/HOST (whose trace callback calls

@@ -126,13 +126,8 @@ static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
 	struct host *h = arg;
 	if (uw_snapshot_read(h->snap, addr, buf, len))
 		return 0;
-	if (h->live_pid > 0) {
-		struct iovec local = { buf, len };
-		struct iovec remote = { (void *)(uintptr_t)addr, len };
-		if (process_vm_readv(h->live_pid, &local, 1, &remote, 1, 0) == (ssize_t)len)
-			return 0;
-		return -EFAULT;
-	}
+	if (h->live_pid > 0)
+		return uw_walk_read_live(h->live_pid, addr, buf, len);
 	return read_file_mapping(h->space, addr, buf, len) ? 0 : -EFAULT;
 }
 
