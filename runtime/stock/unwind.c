@@ -152,6 +152,28 @@ static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
 			    vm->base);
 }
 
+/* The work budget of one user walk, in the core's work units (see "Work
+ * bounds" in unwind/unwind_core.h): by default about 50 us of the
+ * dearest work, which hostile tables cannot make longer; a walk past it
+ * stops with work_limit.  About 80 units make a frame of a big object
+ * when nothing is cached, so walks much deeper than MAXBACKTRACE = 20
+ * (-DMAXBACKTRACE=N) may want -DSTP_UW_MAX_WORK=N too. */
+#ifndef STP_UW_MAX_WORK
+#define STP_UW_MAX_WORK UW_DEFAULT_MAX_WORK
+#endif
+
+/* No user code lies below mmap_min_addr, which the kernel does not
+ * export: its configured default (65536 on Debian x86), which only root
+ * can lower (sysctl vm.mmap_min_addr).  A return address below it stops
+ * the walk with bad_return_address instead of being printed. */
+#ifndef STP_UW_MIN_CODE
+#ifdef CONFIG_DEFAULT_MMAP_MIN_ADDR
+#define STP_UW_MIN_CODE CONFIG_DEFAULT_MMAP_MIN_ADDR
+#else
+#define STP_UW_MIN_CODE UW_DEFAULT_MIN_CODE
+#endif
+#endif
+
 #define STP_UW_VDSO_TAG 0x7664736f5f636669ULL	/* "vdso_cfi" */
 
 /* ------------------------------------------------------------------ */
@@ -395,6 +417,8 @@ static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 	 * cache for tables in process memory without an ident. */
 	uc->cursor.cache = &uc->rows;
 	uc->cursor.max_depth = MAXBACKTRACE;
+	uc->cursor.max_work = STP_UW_MAX_WORK;
+	uc->cursor.min_code = STP_UW_MIN_CODE;
 	stp_uw_sync_info(uc);
 	return UNW_PC(&uc->info);
 }

@@ -6,9 +6,10 @@
  * in the CIE id (0 vs all ones) and in what an FDE's CIE pointer means
  * (distance back from the field vs offset from the section start).
  *
- * Lookup order: the .eh_frame_hdr binary-search table if usable, else a
- * linear scan of .eh_frame; if that finds nothing, a linear scan of
- * .debug_frame.  Bounds: UW_MAX_HDR_PROBES probes, UW_MAX_SCAN_ENTRIES
+ * Lookup order: the host's index of both sections if it gave one
+ * (uw_index_build), else the .eh_frame_hdr binary-search table if usable,
+ * else a linear scan of .eh_frame; if that finds nothing, a linear scan
+ * of .debug_frame.  Bounds: UW_MAX_HDR_PROBES probes, UW_MAX_SCAN_ENTRIES
  * entries per scan, every entry length checked against its section, and a
  * CIE is never followed further (an FDE whose "CIE" is not a CIE is bad).
  */
@@ -282,16 +283,22 @@ static int uw_cfi_fde_covers(const struct uw_cursor *c, uint64_t pc)
 	return pc >= c->ws.fde.pc_begin && pc < c->ws.fde.pc_end;
 }
 
-/* Linear scan.  1 = found, 0 = not found, -1 = stopped. */
-static int uw_cfi_scan(struct uw_cursor *c, const struct uw_section *sec,
-		       uint64_t pc)
+/* Each FDE of sec in order, parsed into c->ws.fde and shown to visit,
+ * which returns nonzero to stop there.  1 = stopped by visit, 0 = end of
+ * the section, -1 = stopped (c->stop). */
+static int uw_cfi_each_fde(struct uw_cursor *c, const struct uw_section *sec,
+			   int (*visit)(struct uw_cursor *c, uint64_t pos,
+					void *arg),
+			   void *arg)
 {
 	struct uw_cfi_entry e;
 	uint64_t pos = 0;
 	uint32_t n;
 
+	/* bound: UW_MAX_SCAN_ENTRIES entries */
 	for (n = 0; n < UW_MAX_SCAN_ENTRIES; n++) {
-		c->work++;
+		if (uw_spend(c, UW_WORK_SCAN_ENTRY) < 0)
+			return -1;
 		/* Fewer bytes than a length field: trailing padding. */
 		if (sec->size - pos < 4)
 			return 0;
@@ -302,10 +309,162 @@ static int uw_cfi_scan(struct uw_cursor *c, const struct uw_section *sec,
 		if (!e.is_cie) {
 			if (uw_cfi_parse_fde(c, sec, pos, &e) < 0)
 				return -1;
-			if (uw_cfi_fde_covers(c, pc))
+			if (visit(c, pos, arg))
 				return 1;
 		}
 		pos = e.end;
+	}
+	return 0;
+}
+
+static int uw_cfi_covers_visit(struct uw_cursor *c, uint64_t pos, void *pc)
+{
+	(void)pos;
+	return uw_cfi_fde_covers(c, *(const uint64_t *)pc);
+}
+
+/* Linear scan.  1 = found, 0 = not found, -1 = stopped. */
+static int uw_cfi_scan(struct uw_cursor *c, const struct uw_section *sec,
+		       uint64_t pc)
+{
+	return uw_cfi_each_fde(c, sec, uw_cfi_covers_visit, &pc);
+}
+
+/* ---- the index of uw_index_build ---------------------------------- */
+
+struct uw_cfi_index_fill {
+	struct uw_index_entry *out;
+	uint32_t max, n;
+	uint8_t in_debug_frame;
+	uint8_t full;
+};
+
+static int uw_cfi_index_visit(struct uw_cursor *c, uint64_t pos, void *arg)
+{
+	struct uw_cfi_index_fill *f = arg;
+
+	if (f->n == f->max) {
+		f->full = 1;
+		return 1;
+	}
+	f->out[f->n].pc_begin = c->ws.fde.pc_begin;
+	f->out[f->n].pos = (uint32_t)pos;
+	f->out[f->n].in_debug_frame = f->in_debug_frame;
+	f->n++;
+	return 0;
+}
+
+/* The index's order: by pc_begin, and of two FDEs for the same pc (one
+ * per section), .eh_frame's last, so that the lookup meets it first, as
+ * a scan would. */
+static int uw_cfi_index_before(const struct uw_index_entry *a,
+			       const struct uw_index_entry *b)
+{
+	if (a->pc_begin != b->pc_begin)
+		return a->pc_begin < b->pc_begin;
+	return a->in_debug_frame > b->in_debug_frame;
+}
+
+static void uw_cfi_index_swap(struct uw_index_entry *a,
+			      struct uw_index_entry *b)
+{
+	struct uw_index_entry t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Heapsort: no recursion, no allocation, O(n log n) whatever the order. */
+static void uw_cfi_index_sift(struct uw_index_entry *v, uint32_t root,
+			      uint32_t n)
+{
+	uint32_t child;
+
+	/* bound: one level of the heap per iteration, log2(n) */
+	for (;;) {
+		child = 2 * root + 1;
+		if (child >= n)
+			return;
+		if (child + 1 < n && uw_cfi_index_before(&v[child], &v[child + 1]))
+			child++;
+		if (!uw_cfi_index_before(&v[root], &v[child]))
+			return;
+		uw_cfi_index_swap(&v[root], &v[child]);
+		root = child;
+	}
+}
+
+static void uw_cfi_index_sort(struct uw_index_entry *v, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = n / 2; i-- > 0;)	/* bound: n / 2 */
+		uw_cfi_index_sift(v, i, n);
+	for (i = n; i-- > 1;) {		/* bound: n - 1 */
+		uw_cfi_index_swap(&v[0], &v[i]);
+		uw_cfi_index_sift(v, 0, i);
+	}
+}
+
+/* c->ws.tables' FDEs into out (uw_index_build); c's budget must allow two
+ * whole scans. */
+UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
+			     uint32_t max)
+{
+	struct uw_tables *t = &c->ws.tables;
+	struct uw_cfi_index_fill f = { out, max, 0, 0, 0 };
+	const struct uw_section *secs[2] = { &t->eh_frame, &t->debug_frame };
+	int i;
+
+	for (i = 0; i < 2; i++) {	/* bound: 2 sections */
+		if (secs[i]->size == 0)
+			continue;
+		if (!secs[i]->data || secs[i]->size >= ((uint64_t)1 << 32))
+			return uw_fail(c, UW_STOP_BAD_ARGUMENT, secs[i]->addr);
+		f.in_debug_frame = (uint8_t)i;
+		if (uw_cfi_each_fde(c, secs[i], uw_cfi_index_visit, &f) < 0 ||
+		    f.full)
+			return -1;
+	}
+	uw_cfi_index_sort(out, f.n);
+	return (int)f.n;
+}
+
+/* Binary search in uw_tables.index: the last FDE starting at or below pc,
+ * or the one before it when both start there (one per section).  1 =
+ * found (FDE parsed), 0 = not covered, -1 = stopped. */
+static int uw_cfi_search_index(struct uw_cursor *c, uint64_t pc)
+{
+	const struct uw_tables *t = &c->ws.tables;
+	const struct uw_index_entry *ie;
+	const struct uw_section *sec;
+	struct uw_cfi_entry e;
+	uint32_t lo = 0, hi = t->index_count, mid, k;
+
+	/* bound: log2(index_count) + 1 <= 33 probes */
+	while (lo < hi) {
+		if (uw_spend(c, 1) < 0)
+			return -1;
+		mid = lo + (hi - lo) / 2;
+		if (t->index[mid].pc_begin <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* bound: 2 entries */
+	for (k = lo; k > 0 && lo - k < 2; k--) {
+		ie = &t->index[k - 1];
+		if (k < lo && ie->pc_begin != t->index[lo - 1].pc_begin)
+			break;
+		sec = ie->in_debug_frame ? &t->debug_frame : &t->eh_frame;
+		if (uw_cfi_entry(c, sec, ie->pos, &e) < 0)
+			return -1;
+		if (e.is_end || e.is_cie)
+			return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + ie->pos);
+		if (uw_cfi_parse_fde(c, sec, ie->pos, &e) < 0)
+			return -1;
+		if (uw_cfi_fde_covers(c, pc))
+			return 1;
 	}
 	return 0;
 }
@@ -359,7 +518,8 @@ static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc)
 	for (probes = 0; lo < hi; probes++) {
 		if (probes == UW_MAX_HDR_PROBES)	/* unsorted/hostile */
 			return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
-		c->work++;
+		if (uw_spend(c, UW_WORK_HDR_PROBE) < 0)
+			return -1;
 		mid = lo + (hi - lo) / 2;
 		r.pos = table_pos + mid * (uint64_t)(2 * esize);
 		if (uw_rd_encoded(&r, table_enc, &loc) < 0)
@@ -392,12 +552,16 @@ UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc)
 	struct uw_tables *t = &c->ws.tables;
 	int rc = 2;
 
-	if (t->eh_frame_hdr.size != 0)
-		rc = uw_cfi_search_hdr(c, pc);
-	if (rc == 2 && t->eh_frame.size != 0)
-		rc = uw_cfi_scan(c, &t->eh_frame, pc);
-	if (rc != 1 && rc >= 0 && t->debug_frame.size != 0)
-		rc = uw_cfi_scan(c, &t->debug_frame, pc);
+	if (t->index_count != 0) {
+		rc = uw_cfi_search_index(c, pc);
+	} else {
+		if (t->eh_frame_hdr.size != 0)
+			rc = uw_cfi_search_hdr(c, pc);
+		if (rc == 2 && t->eh_frame.size != 0)
+			rc = uw_cfi_scan(c, &t->eh_frame, pc);
+		if (rc != 1 && rc >= 0 && t->debug_frame.size != 0)
+			rc = uw_cfi_scan(c, &t->debug_frame, pc);
+	}
 	if (rc < 0)
 		return -1;
 	if (rc != 1)

@@ -280,7 +280,8 @@ UW_INTERNAL int uw_expr_eval(struct uw_cursor *c, const struct uw_block *b,
 	for (ops = 0; e.r.pos < e.r.end; ops++) {
 		if (ops == UW_MAX_EXPR_OPS)
 			return uw_fail(c, UW_STOP_BAD_CFI, e.at);
-		c->work++;
+		if (uw_spend(c, 1) < 0)
+			return -1;
 		if (uw_expr_op(&e, cfa, have_cfa) < 0)
 			return -1;
 	}

@@ -255,7 +255,8 @@ static int uw_row_run(struct uw_row_exec *x, uint64_t pos, uint64_t end)
 			return uw_fail(x->c, UW_STOP_BAD_CFI,
 				       x->r.sec->addr + x->r.pos);
 		x->insns++;
-		x->c->work++;
+		if (uw_spend(x->c, 1) < 0)
+			return -1;
 		if (uw_row_insn(x) < 0)
 			return -1;
 	}

@@ -20,6 +20,8 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 	int i;
 
 	c->max_depth = UW_DEFAULT_MAX_DEPTH;
+	c->max_work = UW_DEFAULT_MAX_WORK;
+	c->min_code = UW_DEFAULT_MIN_CODE;
 	c->policy = 0;
 	c->cache = NULL;
 	for (i = 0; i < UW_CIE_CACHE; i++)
@@ -32,6 +34,7 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 	c->pc_is_exact = 1;
 	c->how = UW_HOW_NONE;
 	c->work = 0;
+	c->work_total = 0;
 	c->stop = (struct uw_stop){ UW_STOP_NONE, 0, 0, NULL };
 	c->ad = ad;
 	c->ops = ops;
@@ -57,6 +60,34 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 		return uw_fail(c, UW_STOP_BAD_ARGUMENT, ad->ra_reg);
 	c->pc = c->regs.val[ad->ra_reg];
 	return 0;
+}
+
+UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
+			  const struct uw_tables *t,
+			  struct uw_index_entry *out, uint32_t max)
+{
+	struct uw_cursor *c = scratch;
+	int i;
+
+	c->ad = uw_arch_get(arch);
+	if (!c->ad || !t)
+		return -1;
+	c->ops = NULL;		/* local sections only: nothing to read_mem */
+	c->trace = NULL;
+	c->cache = NULL;
+	c->stop = (struct uw_stop){ UW_STOP_NONE, 0, 0, NULL };
+	c->work = c->work_total = 0;
+	c->max_work = 2 * UW_MAX_SCAN_ENTRIES * UW_WORK_SCAN_ENTRY;
+	for (i = 0; i < UW_CIE_CACHE; i++)	/* bound: UW_CIE_CACHE */
+		c->ws.cies[i].valid = 0;
+	c->ws.cie_next = 0;
+	c->ws.cie_slot = 0;
+	c->ws.sec = NULL;
+	c->ws.cache_len = 0;
+	c->ws.tables = *t;
+	c->ws.tables.index = NULL;
+	c->ws.tables.index_count = 0;
+	return uw_cfi_index(c, out, max);
 }
 
 UW_API uint64_t uw_pc(const struct uw_cursor *c)
@@ -108,7 +139,8 @@ struct uw_frame {
  * 0 = go on without reg, -1 = stopped. */
 static int uw_step_lost(struct uw_cursor *c, unsigned reg, unsigned ra)
 {
-	if (reg == ra || c->stop.reason == UW_STOP_BAD_CFI)
+	if (reg == ra || c->stop.reason == UW_STOP_BAD_CFI ||
+	    c->stop.reason == UW_STOP_WORK_LIMIT)
 		return -1;
 	uw_step_trace(c, UW_TR_REG_LOST, reg, c->stop.addr);
 	c->stop.reason = UW_STOP_NONE;
@@ -148,7 +180,8 @@ static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_curso
 	*cfa = (c->regs.val[reg] + (uint64_t)r->cfa_offset) & ad->addr_mask;
 	if (__builtin_expect(!deref, 1))
 		return 0;
-	c->work += 2;	/* as the expression's two operations */
+	if (uw_spend(c, 2) < 0)	/* as the expression's two operations */
+		return -1;
 	if (uw_read_target(c, *cfa, ad->addr_size, cfa) < 0)
 		return -1;
 	*cfa &= ad->addr_mask;
@@ -209,7 +242,8 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		}
 		switch (r->kind[reg]) {
 		case UW_RULE_AT_REG_OFFSET:
-			c->work++;	/* as the expression's one operation */
+			if (uw_spend(c, 1) < 0)	/* as the expression's one operation */
+				goto lost;
 			src = r->reg[reg];
 			if (!(cur->defined & UW_REG_BIT(src))) {
 				uw_fail(c, UW_STOP_REG_UNDEFINED, src);
@@ -426,7 +460,6 @@ static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 
 	if (uw_step_tables(c, (ra - 1) & c->ad->addr_mask) == 0)
 		return 0;
-	c->work++;
 	/* A stop here reports this frame's module; the next step (if any)
 	 * looks the caller up again. */
 	c->ws.tables.module = module;
@@ -468,11 +501,13 @@ UW_API int uw_step(struct uw_cursor *c)
 	lookup = c->pc_is_exact ? c->pc : (c->pc - 1) & ad->addr_mask;
 	/* The methods in order; the first, CFI, is called by name, so that
 	 * it inlines here.  bound: UW_METHODS */
-	c->work++;
-	rc = uw_step_cfi(c, lookup, &f);
+	rc = uw_spend(c, 1);
+	if (rc == 0)
+		rc = uw_step_cfi(c, lookup, &f);
 	for (m = UW_METHOD_CFI + 1; m < UW_METHODS && rc == 0; m++) {
-		c->work++;
-		rc = uw_step_by(c, (enum uw_step_method)m, lookup, &f);
+		rc = uw_spend(c, 1);
+		if (rc == 0)
+			rc = uw_step_by(c, (enum uw_step_method)m, lookup, &f);
 	}
 	if (rc == 0 && c->ws.tables_for_pc && c->ws.tables.unreadable)
 		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->ws.tables.unreadable);
@@ -493,8 +528,10 @@ UW_API int uw_step(struct uw_cursor *c)
 		return uw_step_stopped(c);
 	}
 	/* After a signal frame the pc is where the signal came, not a
-	 * return address. */
-	if (!f.signal && uw_step_ra_is_bogus(c, ra)) {
+	 * return address.  Below min_code nothing can be code (Linux maps
+	 * nothing under mmap_min_addr), so a return address there is some
+	 * other word of the stack. */
+	if (!f.signal && (ra < c->min_code || uw_step_ra_is_bogus(c, ra))) {
 		uw_fail(c, UW_STOP_BAD_RETURN_ADDRESS, ra);
 		return uw_step_stopped(c);
 	}

@@ -87,7 +87,21 @@ struct uw_section {
 	uint64_t size;		/* 0 = section absent.  See uw_tables.eh_frame. */
 };
 
+/* One FDE of a sorted index (uw_index_build). */
+struct uw_index_entry {
+	uint64_t pc_begin;	/* link-time, the FDE's first pc */
+	uint32_t pos;		/* offset of the FDE in its section */
+	uint8_t in_debug_frame;	/* its section: 1 .debug_frame, 0 .eh_frame */
+};
+
 struct uw_tables {
+	/* Optional: every FDE of eh_frame and debug_frame, sorted by
+	 * pc_begin (uw_index_build).  When present it is the only lookup:
+	 * eh_frame_hdr is not read and nothing is scanned.  For tables
+	 * without a usable search table (no .eh_frame_hdr, .debug_frame),
+	 * whose linear scan costs more than a probe's work budget allows. */
+	const struct uw_index_entry *index;
+	uint32_t index_count;
 	struct uw_section eh_frame_hdr;	/* optional: binary search table */
 	/* .eh_frame: if size == 0 but eh_frame_hdr is present, the section
 	 * start is taken from the header's eh_frame_ptr and its end is
@@ -183,10 +197,13 @@ struct uw_host_ops {
 	X(NO_PROGRESS,     7, "no progress",       "no_progress",        "cfa",    HEX) \
 	/* uw_init: bad arch, no host, no pc */				\
 	X(BAD_ARGUMENT,    8, "bad argument",      "bad_argument",       NULL,     NONE) \
-	/* the caller's pc lies in no module and no call precedes it: the \
-	 * frame's CFI (or fallback) is wrong; addr = that pc, which is not \
-	 * reported as a frame */					\
-	X(BAD_RETURN_ADDRESS, 9, "bad return address", "bad_return_address", "ra", HEX)
+	/* the caller's pc lies below cursor->min_code, or in no module \
+	 * and no call precedes it: the frame's CFI (or fallback) is	\
+	 * wrong; addr = that pc, which is not reported as a frame */	\
+	X(BAD_RETURN_ADDRESS, 9, "bad return address", "bad_return_address", "ra", HEX) \
+	/* the unwind's work budget (cursor->max_work) is spent; addr = \
+	 * the units spent */						\
+	X(WORK_LIMIT,     10, "work limit",        "work_limit",         "units",  DEC)
 
 enum uw_stop_reason {
 #define UW_STOP_ENUM(name, code, text, id, key, form) UW_STOP_##name = code,
@@ -218,8 +235,9 @@ UW_API const char *uw_stop_reason_detail(enum uw_stop_reason reason,
 					 enum uw_stop_detail *form);
 
 /* ------------------------------------------------------------------ */
-/* Work bounds (per uw_step).  Hostile CFI costs at most these.        */
+/* Work bounds.  Hostile CFI costs at most these.                      */
 
+/* Per uw_step: */
 #define UW_MAX_CFA_INSNS	4096	/* CIE initial + FDE instructions executed */
 #define UW_MAX_REMEMBER		8	/* DW_CFA_remember_state nesting depth */
 #define UW_MAX_EXPR_OPS		256	/* operations per DWARF expression */
@@ -229,16 +247,31 @@ UW_API const char *uw_stop_reason_detail(enum uw_stop_reason reason,
 #define UW_MAX_AUG_CHARS	8	/* CIE augmentation string length */
 /* Expressions evaluated per step: the CFA rule plus one per register. */
 #define UW_MAX_EXPRS_PER_STEP	(1 + UW_NREGS)
-/* cursor->work counts one unit per CFA instruction, expression operation,
- * binary-search probe and scanned CIE/FDE entry, plus one for each other
- * fixed-cost phase of a step (table lookup, FDE parse, signal frame...).
- * Each unit is itself O(1): at most one CIE parse (augmentation string
- * <= UW_MAX_AUG_CHARS), a few LEB128 numbers of <= 10 bytes, and at most
- * UW_NREGS target reads.  Per step two linear scans can happen (.eh_frame
- * without a usable header, then .debug_frame), so: */
+
+/* Work units.  Every loop of the core spends units (uw_spend): one per
+ * CFA instruction and expression operation, one per method tried and
+ * per other fixed-cost phase of a step, and more for the dearer
+ * iterations, so that a unit costs about the same whatever spends it: at
+ * most about 10 ns natively on tables read through read_mem (measured by
+ * testsuite/core/uw_hostile --time; an expression operation 7 ns, a CFA
+ * instruction 10 ns, a scanned entry 58 ns, a search probe 35 ns).  Each
+ * unit is itself O(1): at most one CIE parse (augmentation string <=
+ * UW_MAX_AUG_CHARS), a few LEB128 numbers of <= 10 bytes, and at most
+ * UW_NREGS target reads. */
+#define UW_WORK_SCAN_ENTRY	8	/* a CIE/FDE entry of a linear scan */
+#define UW_WORK_HDR_PROBE	4	/* an eh_frame_hdr binary search probe */
+/* What one step can cost: two linear scans (.eh_frame without a usable
+ * header, then .debug_frame), the row, the expressions. */
 #define UW_MAX_WORK_PER_STEP						\
-	(UW_MAX_HDR_PROBES + 2 * UW_MAX_SCAN_ENTRIES + UW_MAX_CFA_INSNS + \
+	(UW_MAX_HDR_PROBES * UW_WORK_HDR_PROBE +			\
+	 2 * UW_MAX_SCAN_ENTRIES * UW_WORK_SCAN_ENTRY + UW_MAX_CFA_INSNS + \
 	 UW_MAX_EXPRS_PER_STEP * UW_MAX_EXPR_OPS + 16)
+/* Per unwind (uw_init to the stop): the budget every step spends from,
+ * cursor->max_work.  The default is about 50 us of the dearest work
+ * natively, whatever the tables hold (uw_hostile --time), and several
+ * times what 20 ordinary frames (SystemTap's MAXBACKTRACE) cost with
+ * nothing cached: a frame of a 65,000-FDE object, about 80 units. */
+#define UW_DEFAULT_MAX_WORK	4096
 
 /* ------------------------------------------------------------------ */
 /* Unwind rows (the result of parsing and executing CFI for one pc)    */
@@ -377,6 +410,9 @@ enum uw_how {
 					 * chain */
 
 #define UW_DEFAULT_MAX_DEPTH	256
+/* The first page: no process maps code there (mmap_min_addr >= 4096 on
+ * every Linux that does not lower it to 0 by hand). */
+#define UW_DEFAULT_MIN_CODE	4096
 
 struct uw_arch_desc;		/* per-architecture facts, arch.c */
 
@@ -446,6 +482,13 @@ UW_API void uw_cache_clear(struct uw_cache *cache);
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
+	uint32_t max_work;	/* work units for the whole unwind: past
+				 * them it stops with UW_STOP_WORK_LIMIT
+				 * (default UW_DEFAULT_MAX_WORK) */
+	uint64_t min_code;	/* no code lies below: a return address
+				 * there stops with UW_STOP_BAD_RETURN_ADDRESS
+				 * (default UW_DEFAULT_MIN_CODE; the kernel
+				 * module: mmap_min_addr's default) */
 	uint32_t policy;	/* UW_POLICY_* */
 	struct uw_cache *cache;	/* optional row cache, see above; NULL */
 
@@ -461,6 +504,7 @@ struct uw_cursor {
 				 * return address: look up pc, not pc - 1 */
 	enum uw_how how;	/* how this frame was reached */
 	uint32_t work;		/* work units spent by the last uw_step */
+	uint32_t work_total;	/* work units spent since uw_init */
 	struct uw_stop stop;
 
 	/* Private. */
@@ -507,6 +551,19 @@ struct uw_cursor {
 		uint8_t cie_slot;		/* cies[] entry of ws.cie */
 	} ws;
 };
+
+/* Index the FDEs of t's eh_frame and debug_frame into out[0..max), sorted
+ * for uw_tables.index.  Once per object, where there is time (process
+ * context, a tool reading files), never in a probe: it parses every entry
+ * (at most UW_MAX_SCAN_ENTRIES a section) and sorts (heapsort).  Both
+ * sections must be local (data != NULL, size < 4 GiB) or absent; scratch
+ * is any cursor, used for the parse.  Returns the number of FDEs indexed,
+ * or -1 (out's contents then undefined): a section in target memory, more
+ * than max FDEs, or malformed CFI before the end (scratch->stop says
+ * where). */
+UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
+			  const struct uw_tables *t,
+			  struct uw_index_entry *out, uint32_t max);
 
 /* Set up the cursor on the initial frame.  initial->val[ra column] must be
  * defined (it is the pc).  ops->read_mem and ops->find_tables are required.

@@ -67,6 +67,19 @@ struct uw_reader {
 UW_INTERNAL int uw_fail(struct uw_cursor *c, enum uw_stop_reason reason,
 			uint64_t addr);
 
+/* Spend n units of the unwind's work budget (cursor.max_work, see "Work
+ * bounds" in unwind_core.h): 0, or -1 with UW_STOP_WORK_LIMIT when they
+ * are not left.  Nothing is spent then, so work_total never passes
+ * max_work. */
+static inline int uw_spend(struct uw_cursor *c, uint32_t n)
+{
+	if (__builtin_expect(n > c->max_work - c->work_total, 0))
+		return uw_fail(c, UW_STOP_WORK_LIMIT, c->work_total);
+	c->work += n;
+	c->work_total += n;
+	return 0;
+}
+
 /* mem.c */
 UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
 				const struct uw_section *sec,
@@ -181,6 +194,8 @@ UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);
 /* cfi.c: find the FDE covering link-time pc in c->ws.tables; fills
  * c->ws.sec, c->ws.cie, c->ws.fde. */
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc);
+UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
+			     uint32_t max);
 
 /* row.c: execute CIE + FDE instructions up to link-time pc into c->ws.row. */
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc);

@@ -12,6 +12,7 @@
 #include "../../runtime/unwind/i386.h"
 
 #include "check.h"
+#include "cfi_build.h"
 
 /* ---- fake host ---------------------------------------------------- */
 
@@ -77,135 +78,13 @@ static void st_put(uint64_t addr, uint64_t v, int size)
 		stack_mem[addr - STACK_ADDR + i] = (uint8_t)(v >> (8 * i));
 }
 
-/* ---- CFI builder ---------------------------------------------------- */
-
-struct buf {
-	uint8_t b[16384];
-	size_t n;
-	uint64_t addr;		/* link-time address of b[0] */
-};
-
-static void u8(struct buf *b, uint64_t v) { b->b[b->n++] = (uint8_t)v; }
-static void un(struct buf *b, uint64_t v, int size)
-{
-	for (int i = 0; i < size; i++)
-		u8(b, v >> (8 * i));
-}
-static void uleb(struct buf *b, uint64_t v)
-{
-	do {
-		uint8_t x = v & 0x7f;
-		v >>= 7;
-		u8(b, x | (v ? 0x80 : 0));
-	} while (v);
-}
-static void sleb(struct buf *b, int64_t v)
-{
-	int more = 1;
-	while (more) {
-		uint8_t x = v & 0x7f;
-		v >>= 7;
-		if ((v == 0 && !(x & 0x40)) || (v == -1 && (x & 0x40)))
-			more = 0;
-		else
-			x |= 0x80;
-		u8(b, x);
-	}
-}
-static void bytes(struct buf *b, const uint8_t *p, size_t n)
-{
-	if (n)
-		memcpy(b->b + b->n, p, n);
-	b->n += n;
-}
-static void patch32(struct buf *b, size_t at, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		b->b[at + i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t g_datarel, g_textrel;
-static int g_asize = 8;
-
-/* Encode value with a DW_EH_PE encoding at the current position. */
-static void put_enc(struct buf *b, uint8_t enc, uint64_t v)
-{
-	uint64_t field = b->addr + b->n;
-
-	if ((enc & 0x70) == 0x50)
-		while ((b->addr + b->n) % g_asize)
-			u8(b, 0);
-	switch (enc & 0x70) {
-	case 0x10: v -= field; break;
-	case 0x20: v -= g_textrel; break;
-	case 0x30: v -= g_datarel; break;
-	default: break;
-	}
-	switch (enc & 0x0f) {
-	case 0x00: case 0x08: un(b, v, g_asize); break;
-	case 0x01: uleb(b, v); break;
-	case 0x09: sleb(b, (int64_t)v); break;
-	case 0x02: case 0x0a: un(b, v, 2); break;
-	case 0x03: case 0x0b: un(b, v, 4); break;
-	case 0x04: case 0x0c: un(b, v, 8); break;
-	}
-}
-
-/* CIE for .eh_frame; aug is "" or "z..." with R as the only data-bearing
- * letter besides S.  Returns the CIE offset. */
-static size_t cie(struct buf *b, int version, const char *aug, int64_t daf,
-		  unsigned ra, uint8_t fde_enc, const uint8_t *ins, size_t n)
-{
-	size_t at = b->n;
-
-	un(b, 0, 4);
-	un(b, 0, 4);		/* CIE id */
-	u8(b, version);
-	bytes(b, (const uint8_t *)aug, strlen(aug) + 1);
-	uleb(b, 1);		/* code alignment */
-	sleb(b, daf);
-	if (version == 1)
-		u8(b, ra);
-	else
-		uleb(b, ra);
-	if (aug[0] == 'z') {
-		uleb(b, strchr(aug, 'R') ? 1 : 0);
-		if (strchr(aug, 'R'))
-			u8(b, fde_enc);
-	}
-	bytes(b, ins, n);
-	patch32(b, at, (uint32_t)(b->n - at - 4));
-	return at;
-}
-
-static size_t fde(struct buf *b, size_t cie_at, int z, uint8_t enc,
-		  uint64_t begin, uint64_t range, const uint8_t *ins, size_t n)
-{
-	size_t at = b->n;
-
-	un(b, 0, 4);
-	un(b, b->n - cie_at, 4);
-	put_enc(b, enc, begin);
-	{
-		uint8_t fmt = enc & 0x0f;
-		if (fmt == 0x01 || fmt == 0x09)
-			uleb(b, range);
-		else if ((enc & 0x70) == 0x50 || fmt == 0 || fmt == 8)
-			un(b, range, g_asize);
-		else
-			un(b, range, fmt == 2 || fmt == 0xa ? 2 : fmt == 3 || fmt == 0xb ? 4 : 8);
-	}
-	if (z)
-		uleb(b, 0);
-	bytes(b, ins, n);
-	patch32(b, at, (uint32_t)(b->n - at - 4));
-	return at;
-}
-
 /* ---- scenario helpers ------------------------------------------------- */
 
 static struct uw_cursor cur;
 static struct buf eh;
+/* cursor.max_work for step64: the per-step bounds' tests lift the
+ * unwind's budget to what one step may cost. */
+static uint32_t g_max_work;
 
 static const uint8_t cie64_ins[] = { 0x0c, 7, 8, 0x90, 1 };	/* cfa=rsp+8, rip@cfa-8 */
 static const uint8_t cie32_ins[] = { 0x0c, 4, 4, 0x88, 1 };	/* cfa=esp+4, eip@cfa-4 */
@@ -222,6 +101,7 @@ static void reset(void)
 	trace_lookup = trace_fde_begin = 0;
 	g_datarel = g_textrel = 0;
 	g_asize = 8;
+	g_max_work = UW_DEFAULT_MAX_WORK;
 	eh.addr = CODE_ADDR + 0x8000;
 }
 
@@ -262,6 +142,7 @@ static int step64(uint64_t pc, struct uw_regs *r)
 	}
 	st_put(sp, 0x123456, 8);
 	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, r);
+	cur.max_work = g_max_work;
 	return uw_step(&cur);
 }
 
@@ -390,11 +271,11 @@ static void test_cfa_insns(void)
 			regs64(&r, CODE_ADDR + 0x120, STACK_ADDR + 0x100);
 			r.val[6] = STACK_ADDR + 0x80;
 			r.defined |= UW_REG_BIT(6);
-			st_put(cc[i].cfa - 8, 0x777, 8);
+			st_put(cc[i].cfa - 8, 0x777777, 8);
 			uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
 			snprintf(name, sizeof(name), "cfa rule %s", cc[i].n);
 			CHECK(name, uw_step(&cur) == 1 && uw_cfa(&cur) == cc[i].cfa &&
-			      uw_pc(&cur) == 0x777 && cur.ws.row.cfa_kind == cc[i].kind);
+			      uw_pc(&cur) == 0x777777 && cur.ws.row.cfa_kind == cc[i].kind);
 		}
 	}
 }
@@ -668,7 +549,8 @@ static void test_hdr(void)
 			st_put(sp + off - 8, 0x1000 + i, 8);
 			uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
 			if (uw_step(&cur) != 1 || uw_pc(&cur) != 0x1000u + i ||
-			    trace_fde_begin != CODE_ADDR + 0x100 + 0x20 * i || cur.work > 16)
+			    trace_fde_begin != CODE_ADDR + 0x100 + 0x20 * i ||
+			    cur.work > 6 * UW_WORK_HDR_PROBE + 8)	/* log2(40) probes */
 				all = 0;
 		}
 		snprintf(name, sizeof(name), "eh_frame_hdr binary search, %d FDEs%s", n,
@@ -725,11 +607,11 @@ static void test_debug_frame(void)
 		have_mod = 1;
 		struct uw_regs r;
 		regs64(&r, CODE_ADDR + 0x210, STACK_ADDR + 0x100);
-		st_put(STACK_ADDR + 0x100 + 16, 0xdf, 8);
+		st_put(STACK_ADDR + 0x100 + 16, 0xdf0000, 8);
 		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
 		snprintf(name, sizeof(name), "debug_frame %s-bit DWARF, CIE version %d",
 			 dw64 ? "64" : "32", version);
-		CHECK(name, uw_step(&cur) == 1 && uw_pc(&cur) == 0xdf && uw_cfa(&cur) == STACK_ADDR + 0x118);
+		CHECK(name, uw_step(&cur) == 1 && uw_pc(&cur) == 0xdf0000 && uw_cfa(&cur) == STACK_ADDR + 0x118);
 	}
 }
 
@@ -853,6 +735,7 @@ static void test_malformed(void)
 		static uint8_t ins[2 * UW_MAX_CFA_INSNS + 2];
 		for (size_t i = 0; i < sizeof(ins); i += 2) { ins[i] = 0x0a; ins[i + 1] = 0x0b; }
 		reset();
+		g_max_work = UW_MAX_WORK_PER_STEP;
 		mod64(ins, sizeof(ins));
 		step64(CODE_ADDR + 0x110, NULL);
 		CHECK("malformed: more than UW_MAX_CFA_INSNS instructions is BAD_CFI",
@@ -929,10 +812,17 @@ static void test_malformed(void)
 		mod.eh_frame.addr = CODE_ADDR + 0x8000;
 		mod.eh_frame.size = sizeof(big);
 		have_mod = 1;
+		g_max_work = UW_MAX_WORK_PER_STEP;
 		step64(CODE_ADDR + 0x110, NULL);
 		CHECK("linear scan stops after UW_MAX_SCAN_ENTRIES",
 		      cur.stop.reason == UW_STOP_NO_UNWIND_DATA && cur.work <= UW_MAX_WORK_PER_STEP &&
 		      cur.work >= UW_MAX_SCAN_ENTRIES);
+		g_max_work = UW_DEFAULT_MAX_WORK;
+		step64(CODE_ADDR + 0x110, NULL);
+		CHECK("linear scan: the unwind's budget stops it first",
+		      cur.stop.reason == UW_STOP_WORK_LIMIT &&
+		      cur.work_total <= UW_DEFAULT_MAX_WORK &&
+		      cur.stop.addr == cur.work_total);
 	}
 }
 
@@ -1204,6 +1094,26 @@ static void test_return_addresses(void)
 	st_put(sp, 0x4444, 8);
 	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
 	CHECK("return address in unreadable memory: kept", uw_step(&cur) == 1 && uw_pc(&cur) == 0x4444);
+	/* below min_code: not code, whatever its bytes */
+	for (uint64_t low = 6; low < 0x10000; low += 0xfff0) {	/* bound: 2 */
+		reset();
+		mod64(NULL, 0);
+		regs64(&r, CODE_ADDR + 0x110, sp);
+		st_put(sp, low, 8);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		cur.min_code = 0x10000;
+		snprintf(name, sizeof(name), "return address %#llx below min_code: BAD_RETURN_ADDRESS",
+			 (unsigned long long)low);
+		CHECK(name, uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_BAD_RETURN_ADDRESS &&
+		      cur.stop.addr == low && cur.depth == 0);
+	}
+	reset();
+	mod64(NULL, 0);
+	regs64(&r, CODE_ADDR + 0x110, sp);
+	st_put(sp, 6, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("return address 0x6, default min_code: BAD_RETURN_ADDRESS",
+	      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_BAD_RETURN_ADDRESS && cur.stop.addr == 6);
 	/* covered by tables: not read at all (zeros before it here) */
 	reset();
 	mod64(NULL, 0);
@@ -1232,6 +1142,85 @@ static void test_return_addresses(void)
 	      !strcmp(uw_stop_reason_name(UW_STOP_BAD_RETURN_ADDRESS), "bad return address"));
 }
 
+/* uw_index_build: every FDE of an .eh_frame without a header (in
+ * reverse address order) and of a .debug_frame, one function in both
+ * sections with different lengths; the lookups through the index then
+ * find each function's FDE without a scan. */
+static void test_index(void)
+{
+	static struct buf df;
+	static struct uw_index_entry idx[64];
+	static struct uw_cursor scratch;
+	const int n = 20;
+	char name[128];
+	int all = 1, sorted = 1;
+
+	reset();
+	memset(&df, 0, sizeof(df));
+	size_t c = cie(&eh, 1, "zR", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+	for (int i = n - 1; i >= 0; i--) {	/* bound: n */
+		uint8_t ins[] = { 0x0e, (uint8_t)(8 + 8 * (i % 4)) };
+		fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100 + 0x20 * i, i == 3 ? 0x10 : 0x20, ins, 2);
+	}
+	use_eh();
+	/* .debug_frame: function 3 again, whole (0x20), and one of its own */
+	size_t dc = df.n;
+	un(&df, 0, 4); un(&df, 0xffffffff, 4); u8(&df, 1); u8(&df, 0);
+	uleb(&df, 1); sleb(&df, -8); u8(&df, 16);
+	bytes(&df, cie64_ins, sizeof(cie64_ins));
+	patch32(&df, dc, (uint32_t)(df.n - dc - 4));
+	for (int k = 0; k < 2; k++) {	/* bound: 2 */
+		size_t f = df.n;
+		uint64_t fn = k == 0 ? 3 : n;
+		un(&df, 0, 4); un(&df, dc, 4);
+		un(&df, CODE_ADDR + 0x100 + 0x20 * fn, 8); un(&df, 0x20, 8);
+		u8(&df, 0x0e); u8(&df, (uint8_t)(8 + 8 * (fn % 4)));
+		patch32(&df, f, (uint32_t)(df.n - f - 4));
+	}
+	mod.debug_frame.data = df.b;
+	mod.debug_frame.size = df.n;
+	int count = uw_index_build(&scratch, UW_ARCH_X86_64, &mod, idx, 64);
+	CHECK("index: every FDE of both sections", count == n + 2);
+	for (int i = 1; i < count; i++)	/* bound: count */
+		sorted &= idx[i - 1].pc_begin <= idx[i].pc_begin;
+	CHECK("index: sorted by pc_begin", count > 0 && sorted);
+	static struct uw_index_entry small[20];
+	CHECK("index: too small an array is refused",
+	      uw_index_build(&scratch, UW_ARCH_X86_64, &mod, small, n) == -1);
+	mod.index = idx;
+	mod.index_count = count > 0 ? (uint32_t)count : 0;
+	for (int i = 0; i <= n; i++) {	/* bound: n + 1 */
+		/* function 3's second half: only .debug_frame covers it */
+		uint64_t pc = CODE_ADDR + 0x100 + 0x20 * i + (i == 3 ? 0x18 : 0x1f);
+		uint64_t off = 8 + 8 * (i % 4), sp = STACK_ADDR + 0x100;
+		struct uw_regs r;
+
+		regs64(&r, pc, sp);
+		st_put(sp + off - 8, 0x100000 + i, 8);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		/* the method, 5 probes, 3 instructions */
+		if (uw_step(&cur) != 1 || uw_pc(&cur) != 0x100000u + i || cur.work > 1 + 5 + 3) {
+			printf("index: function %d: pc %#llx, work %u, stop %s\n", i,
+			       (unsigned long long)uw_pc(&cur), cur.work,
+			       uw_stop_reason_id(cur.stop.reason));
+			all = 0;
+		}
+	}
+	snprintf(name, sizeof(name), "index: %d functions found, log2(n) probes each", n + 1);
+	CHECK(name, all);
+	struct uw_regs r;
+	regs64(&r, CODE_ADDR + 0x50, STACK_ADDR + 0x100);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("index: pc below every FDE: NO_UNWIND_DATA",
+	      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_NO_UNWIND_DATA);
+	mod.index = NULL;
+	mod.index_count = 0;
+	mod.eh_frame.data = NULL;
+	target_sec_addr = 0;
+	CHECK("index: a section in target memory is refused",
+	      uw_index_build(&scratch, UW_ARCH_X86_64, &mod, idx, 64) == -1);
+}
+
 int main(void)
 {
 	test_basic_x86_64();
@@ -1247,5 +1236,6 @@ int main(void)
 	test_pt_regs();
 	test_i386_walk();
 	test_return_addresses();
+	test_index();
 	return failures ? 1 : 0;
 }

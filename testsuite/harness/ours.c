@@ -28,6 +28,8 @@ struct elf_image {
 	GElf_Ehdr ehdr;
 	struct uw_section eh_frame_hdr, eh_frame, debug_frame;
 	uint64_t data_base;    /* i386 DW_EH_PE_datarel base: the GOT */
+	struct uw_index_entry *index; /* sorted FDEs, for tables no header searches */
+	uint32_t index_count;
 	struct elf_image *next;
 };
 
@@ -53,6 +55,7 @@ void uw_elf_cache_free(struct uw_elf_cache *c)
 		else
 			free(im->bytes);
 		free(im->key);
+		free(im->index);
 		free(im);
 	}
 	free(c);
@@ -84,6 +87,33 @@ static void load_sections(struct elf_image *im)
 	}
 }
 
+/* Tables that no .eh_frame_hdr searches (none, or a .debug_frame) get
+ * an index, made once here as the kernel module makes it in process
+ * context: a linear scan of a big section is past a walk's work budget. */
+static void index_sections(struct elf_image *im)
+{
+	static struct uw_cursor scratch;
+	struct uw_tables t = { .eh_frame = im->eh_frame, .debug_frame = im->debug_frame,
+			       .data_base = im->data_base };
+	uint32_t max;
+	int n;
+
+	if (im->eh_frame_hdr.size && !im->debug_frame.size)
+		return;
+	if (!im->eh_frame.size && !im->debug_frame.size)
+		return;
+	max = (uint32_t)((im->eh_frame.size + im->debug_frame.size) / 8 + 1);
+	im->index = calloc(max, sizeof *im->index);
+	n = uw_index_build(&scratch, im->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ?
+			   UW_ARCH_X86_64 : UW_ARCH_I386, &t, im->index, max);
+	if (n <= 0) {
+		free(im->index);
+		im->index = NULL;
+		return;
+	}
+	im->index_count = (uint32_t)n;
+}
+
 static struct elf_image *image_from_bytes(struct uw_elf_cache *c, const char *key, uint8_t *bytes,
 					  size_t size, bool mmapped)
 {
@@ -99,6 +129,7 @@ static struct elf_image *image_from_bytes(struct uw_elf_cache *c, const char *ke
 		im->elf = NULL;
 	} else {
 		load_sections(im);
+		index_sections(im);
 	}
 	im->next = c->images;
 	c->images = im;
@@ -223,6 +254,7 @@ struct uw_space *uw_space_new(struct uw_elf_cache *cache, const struct uw_snapsh
 			.debug_frame_size = im->debug_frame.size,
 		};
 		mod->tables = (struct uw_tables){
+			.index = im->index, .index_count = im->index_count,
 			.eh_frame_hdr = im->eh_frame_hdr, .eh_frame = im->eh_frame,
 			.debug_frame = im->debug_frame, .bias = bias,
 			.data_base = im->data_base, .module = m->path,
