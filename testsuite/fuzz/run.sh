@@ -79,7 +79,8 @@ done
 # ---- run ---------------------------------------------------------------
 set +e
 ./fuzz_cfi -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-	-max_len=300000 -print_final_stats=1 corpus seeds >fuzz.log 2>&1
+	-max_len=300000 -print_final_stats=1 -error_exitcode=1 \
+	corpus seeds >fuzz.log 2>&1
 rc=$?
 set -e
 grep -E '^(#[0-9]+.*(INITED|DONE)|Done|stat::)' fuzz.log || true
