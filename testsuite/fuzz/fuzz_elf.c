@@ -431,6 +431,17 @@ static void check_reader(struct elf_host *h, struct uw_elf_src *src,
 	check_load_of(p, fuzz_le32(data + 18), data[22] | data[23] << 8);
 	check_load_of(p, p->eh_frame.vaddr, p->eh_frame.memsz);
 	check_load_of(p, p->dyn.vaddr, p->dyn.filesz);
+	/* Off-by-ones live at the edges: each PT_LOAD's file bytes exactly,
+	 * one byte more, and the bytes just outside them. */
+	for (i = 0; i < p->nloads; i++) {	/* bound: UW_ELFMEM_MAX_LOADS */
+		const struct uw_elf_seg *l = &p->load[i];
+
+		check_load_of(p, l->vaddr, l->filesz);
+		check_load_of(p, l->vaddr, l->filesz + 1);
+		check_load_of(p, l->vaddr + l->filesz, 0);
+		check_load_of(p, l->vaddr + l->filesz, 1);
+		check_load_of(p, l->vaddr - 1, 1);
+	}
 	if (uw_elf_seg_at(src, &p->load[0]) !=
 	    (src->in_file ? p->load[0].offset
 			  : (p->load[0].vaddr + src->bias) & src->mask))
