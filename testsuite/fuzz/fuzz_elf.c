@@ -12,7 +12,9 @@
  *            policy, bit3 stack words raw (else image base + word), bit4
  *            the tables carry their pc range (reused across frames),
  *            bit5 the tables carry an ident and a row cache is used,
- *            bit6 only sp, bp and pc are defined
+ *            bit6 only sp, bp and pc are defined, bit7 the base is
+ *            [6..9] * 4099: rarely page-aligned, for i386 often beyond
+ *            2^32 (an object no process can map there: refused)
  *   [1]      max depth (& 63)
  *   [2..5]   the failing image offset (bit0)
  *   [6..9]   base page: the image is mapped at page << 12 (masked to the
@@ -698,6 +700,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	h.mask = is64 ? ~(uint64_t)0 : 0xffffffffu;
 	page = (uint64_t)fuzz_le32(data + 6) << 12;
 	h.base = ((data[0] & 2) ? 0 - page : page) & h.mask;
+	if (data[0] & 0x80)
+		h.base = fuzz_le32(data + 6) * 4099ull;
 	h.fail_on = data[0] & 1;
 	h.fail_off = fuzz_le32(data + 2);
 	word = is64 ? 8 : 4;
