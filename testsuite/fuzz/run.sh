@@ -74,36 +74,38 @@ secaddr() {	# link-time address of section $2 in $1, as a decimal number
 		$3 == s { print $5; exit }')
 	[ -n "$a" ] && echo $((0x$a)) || echo 0
 }
-cfi_seed() {	# cfi_seed FILE FLAGS PC-OFFSET-IN-TEXT NAME: .eh_frame_hdr etc.
-	f=$1 flags=$2 name=$4
-	tmp=$(mktemp -d)
-	objcopy -O binary --only-section=.eh_frame_hdr "$f" "$tmp/hdr" 2>/dev/null || : >"$tmp/hdr"
-	objcopy -O binary --only-section=.eh_frame "$f" "$tmp/eh" 2>/dev/null || : >"$tmp/eh"
-	objcopy -O binary --only-section=.debug_frame "$f" "$tmp/df" 2>/dev/null || : >"$tmp/df"
-	text=$(secaddr "$f" .text)
-	pc=$((text + $3))
+cfi_seed() {	# cfi_seed FLAGS PC-OFFSET-IN-TEXT NAME; $sec: cfi_seeds'
 	{
-		printf "$(printf '\\%03o' "$flags")"
+		printf "$(printf '\\%03o' "$1")"
 		printf '\040'				# max depth 32
-		le32 "$(stat -c %s "$tmp/hdr")"; le32 "$(secaddr "$f" .eh_frame_hdr)"
-		le32 "$(stat -c %s "$tmp/eh")"; le32 "$(secaddr "$f" .eh_frame)"
-		le32 "$(stat -c %s "$tmp/df")"; le32 "$(secaddr "$f" .debug_frame)"
-		le32 "$pc"; le16 256; le16 512; le32 $((0x1ffff))
-		cat "$tmp/hdr" "$tmp/eh" "$tmp/df"
-		head -c 1024 "$f"			# "stack": some bytes
-	} >"seeds/cfi/$name"
-	rm -rf "$tmp"
+		le32 "$(stat -c %s "$sec/hdr")"; le32 "$(cat "$sec/hdr.at")"
+		le32 "$(stat -c %s "$sec/eh")"; le32 "$(cat "$sec/eh.at")"
+		le32 "$(stat -c %s "$sec/df")"; le32 "$(cat "$sec/df.at")"
+		le32 $(($(cat "$sec/text.at") + $2)); le16 256; le16 512
+		le32 $((0x1ffff))
+		cat "$sec/hdr" "$sec/eh" "$sec/df"
+		cat "$sec/stack"			# "stack": some bytes
+	} >"seeds/cfi/$3"
 }
 cfi_seeds() {
+	sec=$(mktemp -d)
 	objects | while read -r f a; do
 		b=$(basename "$f")
+		# The CFI sections and their addresses, once per object.
+		for s in hdr:.eh_frame_hdr eh:.eh_frame df:.debug_frame text:.text; do
+			objcopy -O binary --only-section="${s#*:}" "$f" "$sec/${s%%:*}" \
+				2>/dev/null || : >"$sec/${s%%:*}"
+			echo "$(secaddr "$f" "${s#*:}")" >"$sec/${s%%:*}.at"
+		done
+		head -c 1024 "$f" >"$sec/stack"
 		# with header, local; without header (linear scan); header +
 		# target memory with unknown size; the same with a load bias.
-		cfi_seed "$f" $((a | 2)) 64 "$b.$a.hdr" || true
-		cfi_seed "$f" $((a)) 300 "$b.$a.scan" || true
-		cfi_seed "$f" $((a | 2 | 8 | 64)) 1000 "$b.$a.target" || true
-		cfi_seed "$f" $((a | 2 | 32)) 4000 "$b.$a.bias" || true
+		cfi_seed $((a | 2)) 64 "$b.$a.hdr" || true
+		cfi_seed $((a)) 300 "$b.$a.scan" || true
+		cfi_seed $((a | 2 | 8 | 64)) 1000 "$b.$a.target" || true
+		cfi_seed $((a | 2 | 32)) 4000 "$b.$a.bias" || true
 	done
+	rm -rf "$sec"
 }
 
 # The ELF target's images: the first page (ELF header, program headers,
