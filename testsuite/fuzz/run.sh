@@ -1,8 +1,8 @@
 #!/bin/sh
-# Run the fuzz targets for N seconds in all (default 24), split evenly
+# Run the fuzz targets for N seconds in all (default 20), split evenly
 # among the targets named (default: both).  The brief run of `make check`
-# takes them one at a time (unit.fuzz/fuzz.exp: `run.sh 12 cfi`,
-# `run.sh 12 elf`); run it by hand for longer, e.g. `run.sh 7200`.
+# takes them one at a time (unit.fuzz/fuzz.exp: `run.sh 10 cfi`,
+# `run.sh 10 elf`); run it by hand for longer, e.g. `run.sh 7200`.
 #   cfi  testsuite/fuzz/fuzz_cfi.c: the unwinder core on arbitrary CFI
 #   elf  testsuite/fuzz/fuzz_elf.c: the ELF reader (elfmem.c) on arbitrary
 #        object images, and the core on the tables it finds
@@ -16,7 +16,7 @@
 # TARGET-crash-* / TARGET-timeout-*, each target's log as fuzz-TARGET.log.
 set -eu
 
-secs=${1:-24}
+secs=${1:-20}
 [ $# -gt 0 ] && shift
 targets=${*:-cfi elf}
 here=$(cd "$(dirname "$0")" && pwd)
