@@ -20,11 +20,7 @@
  * host reads per step bounded, steps <= max depth, a stopped cursor stays
  * stopped, every stop has a reason.
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "../../runtime/unwind/unwind_core.h"
+#include "fuzz_common.h"
 
 #define STACK 0x7fff0000ull
 #define BIAS  0x10000000ull
@@ -40,29 +36,24 @@ struct fuzz_host {
 	unsigned reads;
 };
 
-static int in(uint64_t addr, uint32_t len, uint64_t base, uint64_t size)
-{
-	return addr >= base && addr - base <= size && len <= size - (addr - base);
-}
-
 static int fz_read(void *hp, uint64_t addr, void *buf, uint32_t len)
 {
 	struct fuzz_host *h = hp;
 
 	h->reads++;
-	if (in(addr, len, STACK, h->stack_len)) {
+	if (fuzz_in(addr, len, STACK, h->stack_len)) {
 		memcpy(buf, h->stack + (addr - STACK), len);
 		return 0;
 	}
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 3; i++) {	/* bound: 3 sections */
 		if (h->sec_in_target[i] &&
-		    in(addr, len, h->sec_addr[i] + h->bias, h->sec_len[i])) {
+		    fuzz_in(addr, len, h->sec_addr[i] + h->bias, h->sec_len[i])) {
 			memcpy(buf, h->sec_bytes[i] + (addr - h->sec_addr[i] - h->bias), len);
 			return 0;
 		}
 	}
 	/* "text": the stack bytes again, at the module's base */
-	if (in(addr, len, h->bias, h->stack_len)) {
+	if (fuzz_in(addr, len, h->bias, h->stack_len)) {
 		memcpy(buf, h->stack + (addr - h->bias), len);
 		return 0;
 	}
@@ -81,68 +72,6 @@ static int fz_find(void *hp, uint64_t pc, struct uw_tables *out)
 
 static const struct uw_host_ops fz_ops = { fz_read, fz_find, NULL };
 
-static uint32_t le32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* What an unwind produced, frame by frame, for the differential check. */
-#define FUZZ_MAX_FRAMES 64
-struct frame_log {
-	uint32_t n;
-	uint64_t pc[FUZZ_MAX_FRAMES + 1], cfa[FUZZ_MAX_FRAMES + 1];
-	uint32_t reason;
-	uint64_t stop_pc, stop_addr;
-};
-
-/* One full unwind with the bounds checked at every step.  Returns 0 when
- * uw_init refused the registers (checked here; nothing more to do). */
-static int unwind_once(struct uw_cursor *cur, struct fuzz_host *h,
-		       const struct uw_regs *regs, int arch32, uint32_t max_depth,
-		       uint32_t policy, struct uw_cache *cache, struct frame_log *log)
-{
-	int steps = 0;
-
-	memset(log, 0, sizeof(*log));
-	if (uw_init(cur, arch32 ? UW_ARCH_I386 : UW_ARCH_X86_64, &fz_ops, h,
-		    regs) < 0) {
-		if (cur->stop.reason != UW_STOP_BAD_ARGUMENT || uw_step(cur) != 0)
-			abort();
-		return 0;
-	}
-	cur->max_depth = max_depth;
-	cur->policy = policy;
-	cur->cache = cache;
-	for (;;) {
-		int rc;
-
-		h->reads = 0;
-		rc = uw_step(cur);
-		/* The documented per-step bound. */
-		if (cur->work > UW_MAX_WORK_PER_STEP)
-			abort();
-		/* Reads: at most one cache refill (<= 2 reads) per section
-		 * byte-run of a work unit, plus register slots; generously:
-		 * 64 per unit. */
-		if (h->reads > 64u * (cur->work + 1))
-			abort();
-		if (rc != 1)
-			break;
-		if (++steps > (int)cur->max_depth || steps > FUZZ_MAX_FRAMES)
-			abort();
-		log->pc[log->n] = uw_pc(cur);
-		log->cfa[log->n] = uw_cfa(cur);
-		log->n++;
-	}
-	if (cur->stop.reason == UW_STOP_NONE || uw_step(cur) != 0)
-		abort();
-	(void)uw_stop_reason_name(cur->stop.reason);
-	log->reason = cur->stop.reason;
-	log->stop_pc = cur->stop.pc;
-	log->stop_addr = cur->stop.addr;
-	return 1;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct uw_cursor cur;
@@ -160,14 +89,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	arch32 = flags & 1;
 	p = data + 38;
 	left = size - 38;
-	for (int i = 0; i < 3; i++) {
-		uint64_t len = le32(data + 2 + 8 * i);
+	for (int i = 0; i < 3; i++) {	/* bound: 3 sections */
+		uint64_t len = fuzz_le32(data + 2 + 8 * i);
 
 		if (len > left)
 			len = left;
 		h.sec_bytes[i] = p;
 		h.sec_len[i] = len;
-		h.sec_addr[i] = le32(data + 6 + 8 * i);
+		h.sec_addr[i] = fuzz_le32(data + 6 + 8 * i);
 		p += len;
 		left -= len;
 	}
@@ -182,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct uw_section *secs[3] = { &h.tables.eh_frame_hdr, &h.tables.eh_frame,
 				       &h.tables.debug_frame };
 	int present[3] = { flags & 2, 1, flags & 4 };
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 3; i++) {	/* bound: 3 sections */
 		if (!present[i])
 			continue;
 		secs[i]->addr = h.sec_addr[i];
@@ -197,18 +126,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		h.tables.eh_frame.size = 0;
 
 	memset(&regs, 0, sizeof(regs));
-	for (int i = 0; i < UW_NREGS; i++)	/* arbitrary but recognisable */
+	/* arbitrary but recognisable; bound: UW_NREGS */
+	for (int i = 0; i < UW_NREGS; i++)
 		regs.val[i] = 0x1111111111111111ull * (uint64_t)(i + 1);
 	if (arch32) {
-		regs.val[8] = le32(data + 26) + h.bias;
+		regs.val[8] = fuzz_le32(data + 26) + h.bias;
 		regs.val[4] = STACK + (data[30] | data[31] << 8);
 		regs.val[5] = STACK + (data[32] | data[33] << 8);
 	} else {
-		regs.val[16] = le32(data + 26) + h.bias;
+		regs.val[16] = fuzz_le32(data + 26) + h.bias;
 		regs.val[7] = STACK + (data[30] | data[31] << 8);
 		regs.val[6] = STACK + (data[32] | data[33] << 8);
 	}
-	regs.defined = le32(data + 34);
+	regs.defined = fuzz_le32(data + 34);
 
 	/* Three unwinds of the same input: without the row cache, with a cold
 	 * one and with the same one warm.  The cache must never change a
@@ -216,10 +146,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * must stay within the documented bounds. */
 	static struct uw_cache_entry entries[16];
 	static struct uw_cache cache;
-	struct frame_log logs[3];
+	struct fuzz_frame_log logs[3];
 	uw_cache_init(&cache, entries, 16);
-	for (int run = 0; run < 3; run++) {
-		if (!unwind_once(&cur, &h, &regs, arch32, data[1] & 0x3f,
+	for (int run = 0; run < 3; run++) {	/* bound: 3 runs */
+		if (!fuzz_unwind(&cur, arch32 ? UW_ARCH_I386 : UW_ARCH_X86_64,
+				 &fz_ops, &h, &h.reads, &regs, data[1] & 0x3f,
 				 (flags & 0x10) ? UW_POLICY_FP_FALLBACK : 0,
 				 run ? &cache : NULL, &logs[run]))
 			return 0;

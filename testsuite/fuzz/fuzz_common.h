@@ -1,0 +1,86 @@
+/* What the fuzz targets share: little-endian input fields, range tests,
+ * and one full unwind with the core's documented per-step bounds checked
+ * at every step.  Included by fuzz_cfi.c and fuzz_elf.c (static functions:
+ * each target is one translation unit plus the core's sources). */
+#ifndef UW_FUZZ_COMMON_H
+#define UW_FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/unwind/unwind_core.h"
+
+/* [addr, addr + len) lies within [base, base + size), without wrapping. */
+static inline int fuzz_in(uint64_t addr, uint64_t len, uint64_t base,
+			  uint64_t size)
+{
+	return addr >= base && addr - base <= size && len <= size - (addr - base);
+}
+
+static inline uint32_t fuzz_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* What an unwind produced, frame by frame, for differential checks. */
+#define FUZZ_MAX_FRAMES 64
+struct fuzz_frame_log {
+	uint32_t n;
+	uint64_t pc[FUZZ_MAX_FRAMES + 1], cfa[FUZZ_MAX_FRAMES + 1];
+	uint32_t reason;
+	uint64_t stop_pc, stop_addr;
+};
+
+/* One full unwind with the bounds checked at every step; *reads is the
+ * host's read counter (reset here before each step).  Returns 0 when
+ * uw_init refused the registers (checked here; nothing more to do). */
+static int fuzz_unwind(struct uw_cursor *cur, enum uw_arch arch,
+		       const struct uw_host_ops *ops, void *host,
+		       unsigned *reads, const struct uw_regs *regs,
+		       uint32_t max_depth, uint32_t policy,
+		       struct uw_cache *cache, struct fuzz_frame_log *log)
+{
+	int steps = 0;
+
+	memset(log, 0, sizeof(*log));
+	if (uw_init(cur, arch, ops, host, regs) < 0) {
+		if (cur->stop.reason != UW_STOP_BAD_ARGUMENT || uw_step(cur) != 0)
+			abort();
+		return 0;
+	}
+	cur->max_depth = max_depth;
+	cur->policy = policy;
+	cur->cache = cache;
+	for (;;) {	/* bound: max_depth (<= FUZZ_MAX_FRAMES, checked) */
+		int rc;
+
+		*reads = 0;
+		rc = uw_step(cur);
+		/* The documented per-step bound. */
+		if (cur->work > UW_MAX_WORK_PER_STEP)
+			abort();
+		/* Reads: at most one cache refill (<= 2 reads) per section
+		 * byte-run of a work unit, plus register slots; generously:
+		 * 64 per unit. */
+		if (*reads > 64u * (cur->work + 1))
+			abort();
+		if (rc != 1)
+			break;
+		if (++steps > (int)cur->max_depth || steps > FUZZ_MAX_FRAMES)
+			abort();
+		log->pc[log->n] = uw_pc(cur);
+		log->cfa[log->n] = uw_cfa(cur);
+		log->n++;
+	}
+	/* Every stop has a reason, and a stopped cursor stays stopped. */
+	if (cur->stop.reason == UW_STOP_NONE || uw_step(cur) != 0)
+		abort();
+	(void)uw_stop_reason_name(cur->stop.reason);
+	log->reason = cur->stop.reason;
+	log->stop_pc = cur->stop.pc;
+	log->stop_addr = cur->stop.addr;
+	return 1;
+}
+
+#endif /* UW_FUZZ_COMMON_H */
