@@ -60,6 +60,11 @@ static int fuzz_unwind(struct uw_cursor *cur, enum uw_arch arch,
 		/* The documented per-step bound. */
 		if (cur->work > UW_MAX_WORK_PER_STEP)
 			abort();
+		/* The unwind's budget: never overspent, a stop once spent. */
+		if (cur->work_total > cur->max_work ||
+		    (cur->stop.reason == UW_STOP_WORK_LIMIT &&
+		     cur->stop.addr != cur->work_total))
+			abort();
 		/* Reads: at most one cache refill (<= 2 reads) per section
 		 * byte-run of a work unit, plus register slots; generously:
 		 * 64 per unit. */
