@@ -21,7 +21,13 @@
  * tries again, at most STP_UW_DEFER_MAX_FAULTS times.  Between the probe
  * and the task work the task runs no user code, so its registers and
  * stack are those the probe saw (other threads of the process may run;
- * that is no worse than for any sample).
+ * that is no worse than for any sample), unless the system call was an
+ * exec that succeeded (the registers then belong to the old image) or the
+ * task exits first (its work then runs in do_exit, after its memory is
+ * gone).  Those requests print why instead of a stack, so that every
+ * "<deferred #N>" has its "<deferred ubacktrace #N ...>" line:
+ *               "<deferred ubacktrace #N of COMM[TID]: exec'd first>"
+ *               "<deferred ubacktrace #N of COMM[TID]: exited first>"
  *
  * Bounds: STP_UW_DEFER_SLOTS requests in flight at once, in a static
  * array (no allocation in probe context); a hit that finds every slot
@@ -58,6 +64,7 @@ struct stp_uw_defer {
 	struct task_work work;
 	atomic_t state;
 	struct task_struct *task;	/* referenced while queued */
+	u64 exec_id;			/* task->self_exec_id at the probe */
 	unsigned long seq;
 	int sym_flags;
 	int compat;
@@ -127,6 +134,22 @@ static void stp_uw_defer_print(struct context *c, struct stp_uw_defer *d)
 	stp_uw_stop_print(&d->stop, flags);
 }
 
+/* The request's line when there is no stack to print. */
+static void stp_uw_defer_print_why(struct stp_uw_defer *d, const char *why)
+{
+	struct context *c;
+
+	if (atomic_read(&stp_uw_defer_closing))
+		return;
+	c = _stp_runtime_entryfn_get_context();
+	if (!c)
+		return;
+	_stp_printf("<deferred ubacktrace #%lu of %s[%d]: %s>\n", d->seq,
+		    current->comm, task_pid_nr(current), why);
+	_stp_print_flush();
+	_stp_runtime_entryfn_put_context(c);
+}
+
 /* Task work: the task is about to return to user space; may sleep. */
 static void stp_uw_defer_fn(struct task_work *work)
 {
@@ -141,9 +164,16 @@ static void stp_uw_defer_fn(struct task_work *work)
 	atomic_set(&d->state, STP_UW_DEFER_RUNNING);
 	spin_unlock(&stp_uw_defer_lock);
 	/* Works still queued when the task exits run from do_exit(): too
-	 * late, the stack is gone. */
-	if (!current->mm || (current->flags & PF_EXITING))
+	 * late, the stack is gone.  After an exec the saved registers are
+	 * the old image's. */
+	if (!current->mm || (current->flags & PF_EXITING)) {
+		stp_uw_defer_print_why(d, "exited first");
 		goto out;
+	}
+	if (current->self_exec_id != d->exec_id) {
+		stp_uw_defer_print_why(d, "exec'd first");
+		goto out;
+	}
 	for (tries = 0; tries <= STP_UW_DEFER_MAX_FAULTS; tries++) {
 		if (atomic_read(&stp_uw_defer_closing))
 			goto out;
@@ -217,6 +247,7 @@ static unsigned long stp_uw_defer_maybe(struct context *c, int sym_flags)
 	d->seq = (unsigned long)(unsigned)atomic_inc_return(&stp_uw_defer_seq);
 	get_task_struct(current);
 	d->task = current;
+	d->exec_id = current->self_exec_id;
 	stp_init_task_work(&d->work, stp_uw_defer_fn);
 	if (task_work_add(current, &d->work, TWA_RESUME) != 0) {
 		/* The task is exiting.  No lock: the work was never queued,
