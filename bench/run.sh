@@ -5,7 +5,9 @@
 #      frame pointers, PIE): random stops while they run every scenario,
 #      plus every 20th single-step stop through top();
 #   2. time each unwinder on every snapshot (median and p99 ns per frame);
-#   3. count instructions per frame under callgrind.
+#   3. count instructions per frame under callgrind;
+#   4. the cost of whole backtraces over hostile tables, which the work
+#      budget caps (testsuite/core/uw_hostile --time: hostile_cfi.h).
 # usage: bench/run.sh [-b BUILDDIR] [-r REPS] [-n RANDOM_STOPS]
 set -eu
 builddir=.
@@ -68,6 +70,14 @@ esac
 
 echo "== time (clock_gettime around each unwind, caches warm, $reps repetitions)"
 "$bench" --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
+
+hostile=$builddir/testsuite/core/uw_hostile
+if [ -x "$hostile" ]; then
+	echo "== whole backtraces over hostile tables (work budget $(sed -n 's/^#define UW_DEFAULT_MAX_WORK[^0-9]*\([0-9]*\).*/\1/p' "$top/runtime/unwind/unwind_core.h") units; 201 runs)"
+	"$hostile" --time 201
+else
+	echo "== $hostile not built (make check): hostile tables not timed"
+fi
 
 if ! command -v valgrind >/dev/null 2>&1; then
 	echo "== no valgrind: instructions per frame not measured"
