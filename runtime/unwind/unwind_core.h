@@ -436,6 +436,16 @@ UW_API void uw_cache_clear(struct uw_cache *cache);
 /* Parsed CIEs remembered within one unwind (cursor-private). */
 #define UW_CIE_CACHE 4
 
+/* A caller frame, as a step's method finds it (private to step.c; in the
+ * cursor so that its registers are not on the kernel stack). */
+struct uw_step_frame {
+	struct uw_regs regs;	/* the caller's registers (pc in ra_reg) */
+	uint64_t cfa;		/* this frame's CFA */
+	enum uw_how how;
+	int signal;		/* this frame is a signal frame: the caller's
+				 * pc is exact, and its stack may differ */
+};
+
 /* Caller-provided; holds all state and scratch space, so the core needs no
  * allocation and little kernel stack (gcc -O2 -fstack-usage, x86_64:
  * uw_step's own frame is 336 bytes, its deepest chain, through uw_cfi_find
@@ -505,6 +515,8 @@ struct uw_cursor {
 		} cies[UW_CIE_CACHE];
 		uint32_t cie_next;		/* round-robin victim */
 		uint8_t cie_slot;		/* cies[] entry of ws.cie */
+		struct uw_step_frame frame;	/* the caller frame uw_step
+						 * builds */
 	} ws;
 };
 
