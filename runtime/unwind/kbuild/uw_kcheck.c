@@ -24,15 +24,21 @@ static int uw_kcheck_read(void *host, uint64_t addr, void *buf, uint32_t len)
 
 static const struct uw_host_ops uw_kcheck_ops;
 
+/* The scan's result and working memory off the stack, as the runtime
+ * keeps them in its unwind context. */
+static struct uw_elfmem_info uw_kcheck_info;
+static struct uw_elfmem_scratch uw_kcheck_scratch;
+
 static int uw_kcheck_find(void *host, uint64_t pc, struct uw_tables *out)
 {
-	struct uw_elfmem_info info;
+	struct uw_elfmem_info *info = &uw_kcheck_info;
 	int st;
 
-	st = uw_elfmem_scan(&uw_kcheck_ops, host, pc & ~(uint64_t)0xfff, &info);
+	st = uw_elfmem_scan(&uw_kcheck_ops, host, pc & ~(uint64_t)0xfff, info,
+			    &uw_kcheck_scratch);
 	if (st != UW_ELFMEM_OK)
-		return uw_elfmem_fail_tables(out, st, &info);
-	*out = info.tables;
+		return uw_elfmem_fail_tables(out, st, info);
+	*out = info->tables;
 	return 0;
 }
 
