@@ -41,6 +41,6 @@ if python3 "$here/stack_budget.py" --frame-limit 512 --chain-limit 1024 \
 	"$work/uw_kcheck.ci"; then
 	echo "stack budget: OK"
 else
-	echo "stack budget: FAILED (a chain or frame above is over its limit)"
+	echo "stack budget: FAILED (over a limit, or the graph could not be summed: see above)"
 	exit 3
 fi

@@ -202,6 +202,14 @@ def main():
             name, where, size, _ = nodes[t]
             print("  %5d  %s (%s)" % (size, name, where))
             t = memo[t][1]
+        # The other ways down, for the record: the deepest chain through
+        # each function the entry calls.
+        others = {}
+        for c, _ in callees(top):  # bound: the entry's callees
+            if c in memo and c != memo[top][1]:
+                others[nodes[c][0]] = nodes[top][2] + memo[c][0]
+        for name, d in sorted(others.items(), key=lambda x: -x[1])[:5]:
+            print("  (through %s: %d bytes)" % (name, d))  # bound: 5
         if over:
             status = 1
     if errors:
