@@ -62,11 +62,17 @@ static const struct uw_host_ops stp_uw_ops;
 
 /* The unwind tables of an ELF image mapped at base (its first PT_LOAD,
  * file offset 0, is mapped there), from its own pages: the core's elfmem
- * scan (PT_GNU_EH_FRAME, bias, executable extent; every read checked). */
+ * scan (PT_GNU_EH_FRAME, bias, executable extent; every read checked),
+ * in the context's storage (*info).  The scan's status. */
 static int stp_uw_mapped_elf(struct stp_uw_host *host, unsigned long base,
-			     struct uw_elfmem_info *info)
+			     const struct uw_elfmem_info **info)
 {
-	return uw_elfmem_scan(&stp_uw_ops, host, base, info) == UW_ELFMEM_OK ? 0 : -1;
+	struct stp_unwind_context *uc =
+		container_of(host, struct stp_unwind_context, host);
+
+	*info = &uc->elf_info;
+	return uw_elfmem_scan(&stp_uw_ops, host, base, &uc->elf_info,
+			      &uc->elf_scratch);
 }
 
 /* The vdso of the current process, from its mapped image. */
@@ -75,7 +81,7 @@ static void stp_uw_find_vdso(struct stp_uw_host *host)
 	struct stp_uw_vdso *v = &host->vdso;
 	unsigned long base, end;
 	const struct vdso_image *img;
-	struct uw_elfmem_info info;
+	const struct uw_elfmem_info *info;
 	struct stp_unwind_context *uc;
 
 	v->state = -1;
@@ -93,12 +99,12 @@ static void stp_uw_find_vdso(struct stp_uw_host *host)
 		*v = uc->vdso_saved;
 		return;
 	}
-	if (stp_uw_mapped_elf(host, base, &info))
+	if (stp_uw_mapped_elf(host, base, &info) != UW_ELFMEM_OK)
 		return;
-	v->bias = info.tables.bias;
-	v->hdr_addr = info.tables.eh_frame_hdr.addr;
-	v->hdr_size = info.tables.eh_frame_hdr.size;
-	end = info.text_end;
+	v->bias = info->tables.bias;
+	v->hdr_addr = info->tables.eh_frame_hdr.addr;
+	v->hdr_size = info->tables.eh_frame_hdr.size;
+	end = info->text_end;
 	v->start = base;
 	v->end = img ? base + img->size : end;
 	if (v->end < end)
@@ -179,15 +185,8 @@ static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
 /* ------------------------------------------------------------------ */
 /* Unwind tables: the sources, tried in order                          */
 
-/* What stock's vma map says of a pc (_stp_umod_lookup): asked at most once
- * per find_tables, by the first source that needs it. */
-struct stp_uw_where {
-	int looked;
-	struct _stp_module *mod;	/* a -d module, or NULL */
-	const char *name;		/* the mapped object, or NULL */
-	unsigned long offset, vm_start, vm_end;
-};
-
+/* What stock's vma map says of a pc (struct stp_uw_where, in host->where),
+ * asked at most once per find_tables, by the first source that needs it. */
 static void stp_uw_where_lookup(struct stp_uw_host *host, unsigned long pc,
 				struct stp_uw_where *w)
 {
@@ -277,6 +276,32 @@ static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 	return STP_UW_TABLES_FOUND;
 }
 
+/* What stp_uw_tables_tracked needs of the VMA tracking's record. */
+struct stp_uw_tracked {
+	unsigned long base, start, end;
+	const char *path;
+	u64 ident;
+};
+
+/* The object of pc that the VMA tracking knows; 0, or -ENOENT.  Out of
+ * line: the tracking's record (136 bytes, with the build-id) is not on the
+ * kernel stack under the ELF scan. */
+static __attribute__((__noinline__)) int stp_uw_tracked_find(struct stp_uw_host *host,
+					unsigned long pc,
+					struct stp_uw_tracked *t)
+{
+	struct stp_uw_mapping vm;
+
+	if (stp_uw_vma_find(host->task, pc, &vm) != 0)
+		return -ENOENT;
+	t->base = vm.base;
+	t->start = vm.start;
+	t->end = vm.end;
+	t->path = vm.path;
+	t->ident = stp_uw_tables_ident(&vm);
+	return 0;
+}
+
 /* An object the VMA tracking knows (stap-unwind/vma_map.c): its own
  * PT_GNU_EH_FRAME, read from the process's pages.  Pages not resident:
  * uw_elfmem_fail_tables() makes the stop reason UW_STOP_MEMORY_UNREADABLE
@@ -284,26 +309,26 @@ static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 static int stp_uw_tables_tracked(struct stp_uw_host *host, unsigned long pc,
 				 struct stp_uw_where *w, struct uw_tables *out)
 {
-	struct uw_elfmem_info info;
-	struct stp_uw_mapping vm;
+	const struct uw_elfmem_info *info;
+	struct stp_uw_tracked vm;
 	int st;
 
 	if (host->vm_end && pc >= host->vm_start && pc < host->vm_end) {
 		*out = host->vm_tables;
 		return STP_UW_TABLES_FOUND;
 	}
-	if (stp_uw_vma_find(host->task, pc, &vm) != 0)
+	if (stp_uw_tracked_find(host, pc, &vm) != 0)
 		return STP_UW_TABLES_NEXT;
-	st = uw_elfmem_scan(&stp_uw_ops, host, vm.base, &info);
+	st = stp_uw_mapped_elf(host, vm.base, &info);
 	if (st != UW_ELFMEM_OK) {
 		host->missing = vm.path;
-		return uw_elfmem_fail_tables(out, st, &info);
+		return uw_elfmem_fail_tables(out, st, info);
 	}
-	*out = info.tables;
+	*out = info->tables;
 	out->module = vm.path;
 	out->pc_lo = vm.start;
 	out->pc_hi = vm.end;
-	out->ident = stp_uw_tables_ident(&vm);
+	out->ident = vm.ident;
 	host->vm_start = vm.start;
 	host->vm_end = vm.end;
 	host->vm_tables = *out;
@@ -315,13 +340,14 @@ static int stp_uw_tables_tracked(struct stp_uw_host *host, unsigned long pc,
 static int stp_uw_tables_stock_map(struct stp_uw_host *host, unsigned long pc,
 				   struct stp_uw_where *w, struct uw_tables *out)
 {
-	struct uw_elfmem_info info;
+	const struct uw_elfmem_info *info;
 
 	stp_uw_where_lookup(host, pc, w);
 	if (!w->name || w->vm_start < w->offset
-	    || stp_uw_mapped_elf(host, w->vm_start - w->offset, &info))
+	    || stp_uw_mapped_elf(host, w->vm_start - w->offset, &info)
+	       != UW_ELFMEM_OK)
 		return STP_UW_TABLES_NEXT;
-	*out = info.tables;
+	*out = info->tables;
 	out->module = w->name;
 	return STP_UW_TABLES_FOUND;
 }
@@ -345,21 +371,22 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 {
 	struct stp_uw_host *host = h;
 	unsigned long pc = (unsigned long)pc64;
-	struct stp_uw_where w = { .looked = 0 };
+	struct stp_uw_where *w = &host->where;
 	unsigned i;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	host->missing = NULL;
+	w->looked = 0;
 	for (i = 0; i < ARRAY_SIZE(stp_uw_table_sources); i++) { /* bound: 4 sources */
-		rc = stp_uw_table_sources[i](host, pc, &w, out);
+		rc = stp_uw_table_sources[i](host, pc, w, out);
 		if (rc != STP_UW_TABLES_NEXT)
 			return rc;
 	}
 	/* No source knows pc: perhaps a mapping the tracker has not seen
 	 * move. */
 	stp_uw_vma_missed(host->task);
-	host->missing = w.name ? w.name : "(unknown; retry with -DDEBUG_UNWIND)";
+	host->missing = w->name ? w->name : "(unknown; retry with -DDEBUG_UNWIND)";
 	return -1;
 }
 

@@ -245,16 +245,17 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 	return 0;
 }
 
-/* Parse the FDE entry e at pos (and its CIE) into c->ws.fde / c->ws.cie. */
-static int uw_cfi_parse_fde(struct uw_cursor *c, const struct uw_section *sec,
-			    uint64_t pos, const struct uw_cfi_entry *e)
+/* The FDE entry e at pos into c->ws.fde, its CIE parsed already.  Not
+ * inlined into uw_cfi_parse_fde: its reader would be on the kernel stack
+ * under the CIE's parse too (the stack budget, unwind_core.h). */
+static __attribute__((__noinline__)) int
+uw_cfi_parse_fde_body(struct uw_cursor *c, const struct uw_section *sec,
+		      uint64_t pos, const struct uw_cfi_entry *e)
 {
 	struct uw_fde *fde = &c->ws.fde;
 	struct uw_reader r;
 	uint64_t range, len;
 
-	if (uw_cfi_parse_cie(c, sec, e->cie_pos) < 0)
-		return -1;
 	uw_reader_init(&r, c, sec, e->body, e->end);
 	r.addr_size = c->ws.cie.addr_size;
 	r.datarel_base = c->ws.tables.data_base;
@@ -276,6 +277,15 @@ static int uw_cfi_parse_fde(struct uw_cursor *c, const struct uw_section *sec,
 	fde->insn_pos = r.pos;
 	fde->insn_end = e->end;
 	return 0;
+}
+
+/* Parse the FDE entry e at pos (and its CIE) into c->ws.fde / c->ws.cie. */
+static int uw_cfi_parse_fde(struct uw_cursor *c, const struct uw_section *sec,
+			    uint64_t pos, const struct uw_cfi_entry *e)
+{
+	if (uw_cfi_parse_cie(c, sec, e->cie_pos) < 0)
+		return -1;
+	return uw_cfi_parse_fde_body(c, sec, pos, e);
 }
 
 static int uw_cfi_fde_covers(const struct uw_cursor *c, uint64_t pc)
@@ -473,12 +483,15 @@ static int uw_cfi_search_index(struct uw_cursor *c, uint64_t pc)
  *     u8 version (1), u8 eh_frame_ptr_enc, u8 fde_count_enc, u8 table_enc,
  *     eh_frame_ptr, fde_count, then fde_count sorted pairs
  *     (initial_location, fde_address), datarel = relative to the header.
- * 1 = found (FDE parsed), 0 = not covered, 2 = table unusable, -1 = stop. */
-static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc)
+ * 1 = found: *fde_pos is the candidate FDE's offset in .eh_frame, which
+ * the caller parses (uw_cfi_hdr_fde: not from here, so that this frame,
+ * with its reader, is not on the kernel stack under the parse);
+ * 0 = not covered, 2 = table unusable, -1 = stop. */
+static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc,
+			     uint64_t *fde_pos)
 {
 	struct uw_tables *t = &c->ws.tables;
 	const struct uw_section *hdr = &t->eh_frame_hdr;
-	struct uw_cfi_entry e;
 	struct uw_reader r;
 	uint8_t version, ptr_enc, count_enc, table_enc;
 	uint64_t eh_frame_ptr, count, lo, hi, mid, loc, fde_addr, table_pos;
@@ -537,12 +550,25 @@ static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc)
 	if (fde_addr < t->eh_frame.addr ||
 	    fde_addr - t->eh_frame.addr >= t->eh_frame.size)
 		return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
-	fde_addr -= t->eh_frame.addr;
-	if (uw_cfi_entry(c, &t->eh_frame, fde_addr, &e) < 0)
+	*fde_pos = fde_addr - t->eh_frame.addr;
+	return 1;
+}
+
+/* The FDE that .eh_frame_hdr gave for pc, at pos of .eh_frame, parsed.
+ * 1 = it covers pc, 0 = it does not, -1 = stop.  Out of line (it runs on
+ * a row-cache miss): inlined up into uw_step, its entry record would be
+ * on the kernel stack under find_tables too. */
+static __attribute__((__noinline__)) int
+uw_cfi_hdr_fde(struct uw_cursor *c, uint64_t pos, uint64_t pc)
+{
+	const struct uw_section *sec = &c->ws.tables.eh_frame;
+	struct uw_cfi_entry e;
+
+	if (uw_cfi_entry(c, sec, pos, &e) < 0)
 		return -1;
 	if (e.is_end || e.is_cie)
-		return uw_fail(c, UW_STOP_BAD_CFI, t->eh_frame.addr + fde_addr);
-	if (uw_cfi_parse_fde(c, &t->eh_frame, fde_addr, &e) < 0)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+	if (uw_cfi_parse_fde(c, sec, pos, &e) < 0)
 		return -1;
 	return uw_cfi_fde_covers(c, pc) ? 1 : 0;
 }
@@ -550,13 +576,16 @@ static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc)
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc)
 {
 	struct uw_tables *t = &c->ws.tables;
+	uint64_t pos = 0;
 	int rc = 2;
 
 	if (t->index_count != 0) {
 		rc = uw_cfi_search_index(c, pc);
 	} else {
 		if (t->eh_frame_hdr.size != 0)
-			rc = uw_cfi_search_hdr(c, pc);
+			rc = uw_cfi_search_hdr(c, pc, &pos);
+		if (rc == 1)
+			rc = uw_cfi_hdr_fde(c, pos, pc);
 		if (rc == 2 && t->eh_frame.size != 0)
 			rc = uw_cfi_scan(c, &t->eh_frame, pc);
 		if (rc != 1 && rc >= 0 && t->debug_frame.size != 0)

@@ -314,9 +314,13 @@ UW_API int uw_elf_read_dynamic(struct uw_elf_src *src, const struct uw_elf_hdr *
 		[UW_ELF_DYN_STRSZ] = 10, [UW_ELF_DYN_SYMENT] = 11,
 		[UW_ELF_DYN_GNU_HASH] = 0x6ffffef5,
 	};
-	uint32_t word = h->is64 ? 8 : 4, ent = 2 * word, batch = 16;
+	/* Read in batches of 128 bytes (8 entries of ELFCLASS64, 16 of
+	 * ELFCLASS32): fewer reads than one an entry, and small enough for
+	 * the kernel stack under uw_step (unwind_core.h). */
+	uint8_t buf[128];
+	uint32_t word = h->is64 ? 8 : 4, ent = 2 * word;
+	uint32_t batch = (uint32_t)sizeof(buf) / ent;
 	uint64_t n, i, at, tag;
-	uint8_t buf[16 * 16];
 	uint32_t j, k, cnt;
 	int rc;
 
@@ -327,7 +331,7 @@ UW_API int uw_elf_read_dynamic(struct uw_elf_src *src, const struct uw_elf_hdr *
 	if (n > UW_ELFMEM_MAX_DYN)
 		n = UW_ELFMEM_MAX_DYN;
 	at = uw_elf_seg_at(src, &p->dyn);
-	for (i = 0; i < n; i += batch) {	/* bound: UW_ELFMEM_MAX_DYN / 16 */
+	for (i = 0; i < n; i += batch) {	/* bound: UW_ELFMEM_MAX_DYN / 8 */
 		cnt = n - i < batch ? (uint32_t)(n - i) : batch;
 		rc = uw_elf_read(src, at + i * ent, buf, cnt * ent);
 		if (rc < 0)
@@ -407,68 +411,82 @@ static int uw_elfmem_eh_frame_ptr(const uint8_t *hdr, uint32_t len,
 	return uw_rd_encoded(&r, hdr[1], out) == 0;
 }
 
-/* The host's read_mem as the reader's callback. */
-struct uw_elfmem_host {
-	const struct uw_host_ops *ops;
-	void *host;
-};
-
+/* The host's read_mem as the reader's callback; ctx is the scratch. */
 static int uw_elfmem_read_host(void *ctx, uint64_t addr, void *buf,
 			       uint32_t len)
 {
-	const struct uw_elfmem_host *x = ctx;
+	const struct uw_elfmem_scratch *w = ctx;
 
-	return x->ops->read_mem(x->host, addr, buf, len);
+	return w->ops->read_mem(w->host, addr, buf, len);
 }
 
-/* The scan proper; src->reads and src->fail_at are the caller's to copy. */
-static int uw_elfmem_scan_src(struct uw_elf_src *src, struct uw_elfmem_info *info)
+/* The scan's first part: the object from its headers (type, extents,
+ * build-id, GOT), their records in the caller's scratch (elfmem.h).  Out
+ * of line, so that its readers' buffers are not on the kernel stack while
+ * the second part decodes .eh_frame_hdr (the stack budget, unwind_core.h). */
+static __attribute__((__noinline__)) int
+uw_elfmem_scan_headers(struct uw_elf_src *src, struct uw_elfmem_info *info,
+		       struct uw_elfmem_scratch *w)
 {
-	struct uw_elf_hdr h;
-	struct uw_elf_phdrs p;
-	struct uw_elf_dyn dyn;
-	const struct uw_elf_seg *eh = &p.eh_frame, *seg;
-	uint64_t bias, ptr, mask, got;
-	uint32_t len, addr_size;
-	uint8_t buf[12];
+	const struct uw_elf_hdr *const h = &w->hdr;
+	const struct uw_elf_phdrs *const p = &w->phdrs;
+	const struct uw_elf_dyn *const dyn = &w->dyn;
+	uint64_t bias, mask, got;
 	int rc;
 
-	rc = uw_elf_read_header(src, &h);
+	rc = uw_elf_read_header(src, &w->hdr);
 	if (rc < 0)
 		return rc;
-	info->e_type = h.type;
-	info->arch = h.arch;
-	rc = uw_elf_read_phdrs(src, &h, &p);
+	info->e_type = h->type;
+	info->arch = h->arch;
+	rc = uw_elf_read_phdrs(src, h, &w->phdrs);
 	if (rc < 0)
 		return rc;
 	bias = src->bias;
 	mask = src->mask;
 	info->tables.bias = bias;
-	info->load_start = (p.link_lo + bias) & mask;
-	info->load_end = (p.link_hi + bias) & mask;
-	if (p.text_lo < p.text_hi) {
-		info->text_start = (p.text_lo + bias) & mask;
-		info->text_end = (p.text_hi + bias) & mask;
+	info->load_start = (p->link_lo + bias) & mask;
+	info->load_end = (p->link_hi + bias) & mask;
+	if (p->text_lo < p->text_hi) {
+		info->text_start = (p->text_lo + bias) & mask;
+		info->text_end = (p->text_hi + bias) & mask;
 	}
 
 	/* Build-id (optional: a failed read of a note is still a failure,
 	 * since the host may rely on the id to match -d data). */
-	rc = uw_elf_build_id(src, &p, info->build_id, UW_ELFMEM_BUILD_ID_MAX,
+	rc = uw_elf_build_id(src, p, info->build_id, UW_ELFMEM_BUILD_ID_MAX,
 			     &info->build_id_len);
 	if (rc < 0)
 		return rc;
 
 	/* DW_EH_PE_datarel base (i386 .eh_frame): the GOT. */
-	rc = uw_elf_read_dynamic(src, &h, &p, &dyn);
+	rc = uw_elf_read_dynamic(src, h, p, &w->dyn);
 	if (rc < 0)
 		return rc;
-	if ((dyn.present & (1u << UW_ELF_DYN_PLTGOT)) &&
-	    uw_elf_dyn_addr(src, &p, dyn.val[UW_ELF_DYN_PLTGOT], &got))
+	if ((dyn->present & (1u << UW_ELF_DYN_PLTGOT)) &&
+	    uw_elf_dyn_addr(src, p, dyn->val[UW_ELF_DYN_PLTGOT], &got))
 		info->tables.data_base = got;
+	return UW_ELFMEM_OK;
+}
+
+/* The scan proper; src->reads and src->fail_at are the caller's to copy. */
+static int uw_elfmem_scan_src(struct uw_elf_src *src, struct uw_elfmem_info *info,
+			      struct uw_elfmem_scratch *w)
+{
+	const struct uw_elf_phdrs *const p = &w->phdrs;
+	const struct uw_elf_seg *eh = &p->eh_frame, *seg;
+	uint64_t ptr;
+	uint32_t len, addr_size;
+	uint8_t buf[12];
+	int rc;
+
+	rc = uw_elfmem_scan_headers(src, info, w);
+	if (rc < 0)
+		return rc;
 
 	if (!eh->type)
 		return UW_ELFMEM_NO_EH_FRAME;
-	if (eh->memsz < 4 || !uw_elf_load_of(&p, eh->vaddr, eh->memsz))
+	if (eh->memsz < 4 || !uw_elf_load_of(p, eh->vaddr, eh->memsz))
 		return UW_ELFMEM_BAD_EH_FRAME_HDR;
 	info->tables.eh_frame_hdr =
 		(struct uw_section){ NULL, eh->vaddr, eh->memsz };
@@ -476,7 +494,7 @@ static int uw_elfmem_scan_src(struct uw_elf_src *src, struct uw_elfmem_info *inf
 	/* .eh_frame from the header's eh_frame_ptr, bounded by its segment.
 	 * The header is read here once, so an unreadable header page is
 	 * reported now, with the header's address. */
-	addr_size = h.is64 ? 8 : 4;
+	addr_size = w->hdr.is64 ? 8 : 4;
 	len = eh->memsz < 4 + addr_size ? (uint32_t)eh->memsz : 4 + addr_size;
 	rc = uw_elf_read(src, uw_elf_seg_at(src, eh), buf, len);
 	if (rc < 0)
@@ -485,7 +503,7 @@ static int uw_elfmem_scan_src(struct uw_elf_src *src, struct uw_elfmem_info *inf
 		return UW_ELFMEM_BAD_EH_FRAME_HDR;
 	if (len >= 4 + addr_size &&
 	    uw_elfmem_eh_frame_ptr(buf, len, eh->vaddr, addr_size, &ptr)) {
-		seg = uw_elf_load_of(&p, ptr, 0);
+		seg = uw_elf_load_of(p, ptr, 0);
 		if (!seg)
 			return UW_ELFMEM_BAD_EH_FRAME_HDR;
 		info->tables.eh_frame = (struct uw_section){
@@ -496,10 +514,10 @@ static int uw_elfmem_scan_src(struct uw_elf_src *src, struct uw_elfmem_info *inf
 }
 
 UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
-			  uint64_t start, struct uw_elfmem_info *info)
+			  uint64_t start, struct uw_elfmem_info *info,
+			  struct uw_elfmem_scratch *scratch)
 {
-	struct uw_elfmem_host x = { ops, host };
-	struct uw_elf_src src;
+	struct uw_elf_src *src = &scratch->src;
 	int rc;
 
 	/* Start from a clean result: nothing stale can survive a failure. */
@@ -510,10 +528,12 @@ UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
 	info->text_start = info->text_end = 0;
 	info->load_start = info->load_end = 0;
 	info->build_id_len = 0;
-	uw_elf_src_mem(&src, uw_elfmem_read_host, &x, start);
-	rc = uw_elfmem_scan_src(&src, info);
-	info->fail_addr = rc == UW_ELFMEM_UNREADABLE ? src.fail_at : 0;
-	info->reads = src.reads;
+	scratch->ops = ops;
+	scratch->host = host;
+	uw_elf_src_mem(src, uw_elfmem_read_host, scratch, start);
+	rc = uw_elfmem_scan_src(src, info, scratch);
+	info->fail_addr = rc == UW_ELFMEM_UNREADABLE ? src->fail_at : 0;
+	info->reads = src->reads;
 	return rc;
 }
 
@@ -577,7 +597,7 @@ UW_API void uw_elfmem_cache_forget(struct uw_elfmem_cache *cache,
 UW_API int uw_elfmem_lookup(struct uw_elfmem_cache *cache,
 			    const struct uw_host_ops *ops, void *host,
 			    uint64_t start, uint64_t ident,
-			    struct uw_elfmem_info *scratch,
+			    struct uw_elfmem_info *result,
 			    const struct uw_elfmem_info **info)
 {
 	uint32_t i;
@@ -592,15 +612,15 @@ UW_API int uw_elfmem_lookup(struct uw_elfmem_cache *cache,
 		}
 	}
 	cache->misses++;
-	rc = uw_elfmem_scan(ops, host, start, scratch);
-	*info = scratch;
+	rc = uw_elfmem_scan(ops, host, start, result, &cache->scratch);
+	*info = result;
 	if (rc != UW_ELFMEM_OK)
 		return rc;
 	i = cache->next;
 	cache->next = (i + 1) % UW_ELFMEM_CACHE_SLOTS;
 	cache->slot[i].start = start;
 	cache->slot[i].ident = ident;
-	cache->slot[i].info = *scratch;
+	cache->slot[i].info = *result;
 	cache->slot[i].valid = 1;
 	*info = &cache->slot[i].info;
 	return UW_ELFMEM_OK;

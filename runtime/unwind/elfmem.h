@@ -84,15 +84,19 @@ struct uw_elfmem_info {
 	uint32_t reads;
 };
 
+struct uw_elfmem_scratch;	/* below, with the ELF reader */
+
 /* Describe the ELF object whose header is mapped at runtime address start.
- * ops->read_mem is the only callback used.  Returns an
- * enum uw_elfmem_status; on UW_ELFMEM_OK *info is complete, otherwise only
- * fail_addr (UW_ELFMEM_UNREADABLE) and reads are meaningful.
- * Work: at most 1 + UW_ELFMEM_MAX_PHNUM + 1 + UW_ELFMEM_MAX_DYN / 16 +
+ * ops->read_mem is the only callback used; scratch is the scan's working
+ * memory (struct uw_elfmem_scratch).  Returns an enum uw_elfmem_status;
+ * on UW_ELFMEM_OK *info is complete, otherwise only fail_addr
+ * (UW_ELFMEM_UNREADABLE) and reads are meaningful.
+ * Work: at most 1 + UW_ELFMEM_MAX_PHNUM + 1 + UW_ELFMEM_MAX_DYN / 8 +
  * UW_ELFMEM_MAX_NOTE_SEGS * UW_ELFMEM_MAX_NOTES * 3 target reads, each of
- * at most 256 bytes. */
+ * at most 128 bytes (a build-id: UW_ELFMEM_BUILD_ID_MAX). */
 UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
-			  uint64_t start, struct uw_elfmem_info *info);
+			  uint64_t start, struct uw_elfmem_info *info,
+			  struct uw_elfmem_scratch *scratch);
 
 /* 1 if runtime pc lies in the object's executable segment(s). */
 UW_API int uw_elfmem_covers(const struct uw_elfmem_info *info, uint64_t pc);
@@ -245,6 +249,21 @@ struct uw_elf_sec {
 UW_API int uw_elf_read_shdr(struct uw_elf_src *src, const struct uw_elf_hdr *h,
 			    uint32_t i, struct uw_elf_sec *s);
 
+/* The working memory of one uw_elfmem_scan, owned by the caller: the
+ * reader's source and the headers' records, the program headers' alone
+ * about 0.7 KiB.  The scan runs under uw_step in the kernel (find_tables,
+ * probe context), where the whole chain has 1 KiB of stack
+ * (unwind_core.h): the runtime keeps one in each unwind context, next to
+ * the cursor.  Nothing in it outlives a scan. */
+struct uw_elfmem_scratch {
+	struct uw_elf_src src;		/* the target, through ops->read_mem */
+	const struct uw_host_ops *ops;	/* (src's ctx is this scratch) */
+	void *host;
+	struct uw_elf_hdr hdr;
+	struct uw_elf_phdrs phdrs;
+	struct uw_elf_dyn dyn;
+};
+
 /* ------------------------------------------------------------------ */
 /* Per-object memo, owned by the caller (no allocation)                */
 
@@ -255,7 +274,8 @@ UW_API int uw_elf_read_shdr(struct uw_elf_src *src, const struct uw_elf_hdr *h,
  * resident is scanned again next time.  The caller must forget (or
  * re-init) entries when the mapping goes away (munmap, exec), and must
  * serialise access (e.g. one cache per CPU, or under a lock).  Replacement
- * is round-robin.  About UW_ELFMEM_CACHE_SLOTS * 240 bytes. */
+ * is round-robin.  About UW_ELFMEM_CACHE_SLOTS * 300 bytes, plus a struct
+ * uw_elfmem_scratch (912) for its scans: 3.3 KiB on x86_64. */
 #ifndef UW_ELFMEM_CACHE_SLOTS
 #define UW_ELFMEM_CACHE_SLOTS	8
 #endif
@@ -268,21 +288,22 @@ struct uw_elfmem_cache {
 	} slot[UW_ELFMEM_CACHE_SLOTS];
 	uint32_t next;			/* slot replaced next */
 	uint32_t hits, misses;		/* statistics */
+	struct uw_elfmem_scratch scratch;	/* for a scan on a miss */
 };
 
 UW_API void uw_elfmem_cache_init(struct uw_elfmem_cache *cache);
 /* Forget entries of the mapping at start (every entry if start == 0). */
 UW_API void uw_elfmem_cache_forget(struct uw_elfmem_cache *cache,
 				   uint64_t start);
-/* The object at (start, ident): from the memo, or scanned (and memoized if
- * the scan succeeds).  Returns the scan status; *info points into the
- * cache on UW_ELFMEM_OK and at scratch otherwise (caller-provided, used
- * for the failed scan's fail_addr).  The pointer stays valid until the
- * next call on this cache. */
+/* The object at (start, ident): from the memo, or scanned into *result
+ * (caller-provided) and memoized if the scan succeeds.  Returns the scan
+ * status; *info points into the cache on UW_ELFMEM_OK and at result
+ * otherwise (for the failed scan's fail_addr).  The pointer stays valid
+ * until the next call on this cache. */
 UW_API int uw_elfmem_lookup(struct uw_elfmem_cache *cache,
 			    const struct uw_host_ops *ops, void *host,
 			    uint64_t start, uint64_t ident,
-			    struct uw_elfmem_info *scratch,
+			    struct uw_elfmem_info *result,
 			    const struct uw_elfmem_info **info);
 
 #endif /* UW_ELFMEM_H */

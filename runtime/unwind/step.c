@@ -124,15 +124,6 @@ static void uw_step_trace(struct uw_cursor *c, enum uw_trace_event ev,
 		c->trace(c->host, ev, a, b);
 }
 
-/* A caller frame, as a method finds it. */
-struct uw_frame {
-	struct uw_regs regs;	/* the caller's registers (pc in ra_reg) */
-	uint64_t cfa;		/* this frame's CFA */
-	enum uw_how how;
-	int signal;		/* this frame is a signal frame: the caller's
-				 * pc is exact, and its stack may differ */
-};
-
 /* A register's value could not be recovered (unreadable save slot, needed
  * register undefined).  Only the return address is essential: any other
  * register just becomes undefined, as in elfutils.  Malformed CFI stops.
@@ -197,7 +188,7 @@ static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_curso
  * others. */
 static inline __attribute__((__always_inline__))
 int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
-		  struct uw_frame *out)
+		  struct uw_step_frame *restrict out)
 {
 	const struct uw_arch_desc *ad = c->ad;
 	const struct uw_regs *cur = &c->regs;
@@ -302,7 +293,7 @@ lost:
 
 static __attribute__((__noinline__)) int
 uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
-		   struct uw_frame *out)
+		   struct uw_step_frame *out)
 {
 	return uw_step_apply(c, r, out);
 }
@@ -338,7 +329,7 @@ static inline int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
  * then cached if it can be).  1 = done, 0 = no CFI covers pc, -1 =
  * stopped. */
 static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
-		       struct uw_frame *out)
+		       struct uw_step_frame *out)
 {
 	const struct uw_compact_row *cached;
 	uint64_t link_pc;
@@ -373,7 +364,7 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 
 /* Method 2: a signal trampoline no CFI describes, by its bytes. */
 static int uw_step_sigframe(struct uw_cursor *c, uint64_t lookup,
-			    struct uw_frame *out)
+			    struct uw_step_frame *out)
 {
 	(void)lookup;
 	out->how = UW_HOW_SIGFRAME;
@@ -384,7 +375,7 @@ static int uw_step_sigframe(struct uw_cursor *c, uint64_t lookup,
 /* Method 3 (UW_POLICY_FP_FALLBACK): code without CFI, from the
  * instructions at pc. */
 static int uw_step_nocfi(struct uw_cursor *c, uint64_t lookup,
-			 struct uw_frame *out)
+			 struct uw_step_frame *out)
 {
 	int rc;
 
@@ -400,7 +391,7 @@ static int uw_step_nocfi(struct uw_cursor *c, uint64_t lookup,
  * ABI's frame-pointer row (arch.c) applied by the one interpreter.
  * 0 = no frame pointer. */
 static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
-		      struct uw_frame *out)
+		      struct uw_step_frame *out)
 {
 	const struct uw_arch_desc *ad = c->ad;
 
@@ -427,7 +418,7 @@ enum uw_step_method {
 };
 
 static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
-			     uint64_t lookup, struct uw_frame *out)
+			     uint64_t lookup, struct uw_step_frame *out)
 {
 	switch (m) {
 	case UW_METHOD_SIGFRAME:
@@ -479,7 +470,7 @@ static int uw_step_stopped(struct uw_cursor *c)
 UW_API int uw_step(struct uw_cursor *c)
 {
 	const struct uw_arch_desc *ad = c->ad;
-	struct uw_frame f;
+	struct uw_step_frame *f = &c->ws.frame;
 	uint64_t lookup, ra;
 	unsigned m;
 	int rc = 0;
@@ -503,11 +494,11 @@ UW_API int uw_step(struct uw_cursor *c)
 	 * it inlines here.  bound: UW_METHODS */
 	rc = uw_spend(c, 1);
 	if (rc == 0)
-		rc = uw_step_cfi(c, lookup, &f);
+		rc = uw_step_cfi(c, lookup, f);
 	for (m = UW_METHOD_CFI + 1; m < UW_METHODS && rc == 0; m++) {
 		rc = uw_spend(c, 1);
 		if (rc == 0)
-			rc = uw_step_by(c, (enum uw_step_method)m, lookup, &f);
+			rc = uw_step_by(c, (enum uw_step_method)m, lookup, f);
 	}
 	if (rc == 0 && c->ws.tables_for_pc && c->ws.tables.unreadable)
 		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->ws.tables.unreadable);
@@ -518,11 +509,11 @@ UW_API int uw_step(struct uw_cursor *c)
 
 	/* Stacks grow down: each caller's CFA lies above its callee's.  A
 	 * signal frame may switch stacks (sigaltstack), so it is exempt. */
-	if (!f.signal && c->depth > 0 && f.cfa <= c->cfa) {
-		uw_fail(c, UW_STOP_NO_PROGRESS, f.cfa);
+	if (!f->signal && c->depth > 0 && f->cfa <= c->cfa) {
+		uw_fail(c, UW_STOP_NO_PROGRESS, f->cfa);
 		return uw_step_stopped(c);
 	}
-	ra = f.regs.val[ad->ra_reg];
+	ra = f->regs.val[ad->ra_reg];
 	if (ra == 0) {
 		uw_fail(c, UW_STOP_END_OF_STACK, 0);
 		return uw_step_stopped(c);
@@ -531,15 +522,15 @@ UW_API int uw_step(struct uw_cursor *c)
 	 * return address.  Below min_code nothing can be code (Linux maps
 	 * nothing under mmap_min_addr), so a return address there is some
 	 * other word of the stack. */
-	if (!f.signal && (ra < c->min_code || uw_step_ra_is_bogus(c, ra))) {
+	if (!f->signal && (ra < c->min_code || uw_step_ra_is_bogus(c, ra))) {
 		uw_fail(c, UW_STOP_BAD_RETURN_ADDRESS, ra);
 		return uw_step_stopped(c);
 	}
-	c->regs = f.regs;
+	c->regs = f->regs;
 	c->pc = ra;
-	c->cfa = f.cfa;
+	c->cfa = f->cfa;
 	c->depth++;
-	c->pc_is_exact = f.signal;
-	c->how = f.how;
+	c->pc_is_exact = f->signal;
+	c->how = f->how;
 	return 1;
 }

@@ -472,13 +472,31 @@ UW_API void uw_cache_clear(struct uw_cache *cache);
 /* Parsed CIEs remembered within one unwind (cursor-private). */
 #define UW_CIE_CACHE 4
 
+/* A caller frame, as a step's method finds it (private to step.c; in the
+ * cursor so that its registers are not on the kernel stack). */
+struct uw_step_frame {
+	struct uw_regs regs;	/* the caller's registers (pc in ra_reg) */
+	uint64_t cfa;		/* this frame's CFA */
+	enum uw_how how;
+	int signal;		/* this frame is a signal frame: the caller's
+				 * pc is exact, and its stack may differ */
+};
+
 /* Caller-provided; holds all state and scratch space, so the core needs no
- * allocation and little kernel stack (gcc -O2 -fstack-usage, x86_64:
- * uw_step's own frame is 336 bytes, its deepest chain, through uw_cfi_find
- * and uw_cfi_parse_fde, about 1 KiB).  The cursor itself is 10,040 bytes on
- * x86_64 (of which UW_CIE_CACHE rows for the CIE cache): do not put it on
- * a kernel stack (per-CPU or per-context storage instead).  A struct
- * uw_cache_entry is 344 bytes. */
+ * allocation and little kernel stack.  The kernel stack budget (probe
+ * context runs on whatever stack the probed code left): at most 1 KiB for
+ * the deepest chain below uw_step, through the host's find_tables and
+ * read_mem, and 512 bytes for any frame; checked at build time by
+ * kbuild/check.sh, and in the runtime's module by runtime/stack-budget.sh
+ * (runtime/README.md).  Measured (gcc 16 -O2 with the kernel's flags,
+ * x86_64, gcc's call graph): uw_step's own frame 216 bytes; its deepest
+ * chain 920 (uw_cfi_scan 120, uw_cfi_parse_cie 320, uw_cfi_entry 176,
+ * uw_rd_bytes 80, the read), 864 through a find_tables that scans the
+ * ELF image; in the runtime's module 944, and 936 through its
+ * find_tables.  The cursor itself is 10,200 bytes on x86_64 (of which
+ * UW_CIE_CACHE rows for the CIE cache): do not put it on a kernel stack
+ * (per-CPU or per-context storage instead).  A struct uw_cache_entry is
+ * 344 bytes. */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
@@ -549,6 +567,8 @@ struct uw_cursor {
 		} cies[UW_CIE_CACHE];
 		uint32_t cie_next;		/* round-robin victim */
 		uint8_t cie_slot;		/* cies[] entry of ws.cie */
+		struct uw_step_frame frame;	/* the caller frame uw_step
+						 * builds */
 	} ws;
 };
 

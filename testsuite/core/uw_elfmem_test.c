@@ -49,6 +49,7 @@ static int test_read(void *host, uint64_t addr, void *buf, uint32_t len)
 }
 
 static const struct uw_host_ops ops = { .read_mem = test_read };
+static struct uw_elfmem_scratch scan_scratch;	/* every scan's */
 
 static int nobjects;
 
@@ -75,7 +76,7 @@ static int per_object(struct dl_phdr_info *dl, size_t size, void *data)
 		 slash ? slash + 1 : dl->dlpi_name[0] ? dl->dlpi_name :
 		 index == 0 ? "main program" : "vdso");
 	uint64_t start = (dl->dlpi_addr + first->p_vaddr) & ~(uint64_t)4095;
-	int rc = uw_elfmem_scan(&ops, NULL, start, &info);
+	int rc = uw_elfmem_scan(&ops, NULL, start, &info, &scan_scratch);
 	char what[256];
 	snprintf(what, sizeof what, "%s: scan ok (%s)", name, uw_elfmem_status_name(rc));
 	check(rc == UW_ELFMEM_OK && eh != NULL, what);
@@ -125,7 +126,7 @@ static void fake_reset(void)
 static void expect(int want, const char *name)
 {
 	struct uw_elfmem_info info;
-	int rc = uw_elfmem_scan(&ops, NULL, FAKE_BASE, &info);
+	int rc = uw_elfmem_scan(&ops, NULL, FAKE_BASE, &info, &scan_scratch);
 	char what[200];
 	snprintf(what, sizeof what, "corrupt: %s -> %s (got %s)", name, uw_elfmem_status_name(want),
 		 uw_elfmem_status_name(rc));
@@ -144,7 +145,7 @@ int main(void)
 	uint64_t vdso = getauxval(AT_SYSINFO_EHDR);
 	if (vdso) {
 		struct uw_elfmem_info info;
-		check(uw_elfmem_scan(&ops, NULL, vdso, &info) == UW_ELFMEM_OK &&
+		check(uw_elfmem_scan(&ops, NULL, vdso, &info, &scan_scratch) == UW_ELFMEM_OK &&
 		      info.tables.bias == vdso && info.tables.eh_frame_hdr.size > 0,
 		      "vdso from AT_SYSINFO_EHDR: scanned, linked at 0");
 	}
@@ -156,7 +157,7 @@ int main(void)
 	{
 		struct uw_elfmem_info info;
 		uint64_t self = getauxval(AT_PHDR) & ~(uint64_t)4095;
-		int rc = uw_elfmem_scan(&ops, NULL, FAKE_BASE, &info);
+		int rc = uw_elfmem_scan(&ops, NULL, FAKE_BASE, &info, &scan_scratch);
 		check(rc == UW_ELFMEM_OK || rc == UW_ELFMEM_UNREADABLE ||
 		      rc == UW_ELFMEM_BAD_HEADERS, "copy of own headers: no crash");
 		(void)self;
@@ -186,7 +187,7 @@ int main(void)
 	hole_hi = FAKE_BASE + 9;
 	{
 		struct uw_elfmem_info info;
-		int rc = uw_elfmem_scan(&ops, NULL, FAKE_BASE, &info);
+		int rc = uw_elfmem_scan(&ops, NULL, FAKE_BASE, &info, &scan_scratch);
 		check(rc == UW_ELFMEM_UNREADABLE && info.fail_addr == FAKE_BASE,
 		      "unreadable ELF header: UNREADABLE at the header's address");
 		check(uw_elfmem_stop_reason(rc) == UW_STOP_MEMORY_UNREADABLE,
@@ -211,7 +212,7 @@ int main(void)
 		 * addresses, unreadable here but for the first page: notes and
 		 * PT_DYNAMIC may fail first, so accept either. */
 		struct uw_elfmem_info info;
-		int rc = uw_elfmem_scan(&ops, NULL, FAKE_BASE, &info);
+		int rc = uw_elfmem_scan(&ops, NULL, FAKE_BASE, &info, &scan_scratch);
 		check(rc == UW_ELFMEM_NO_EH_FRAME || rc == UW_ELFMEM_UNREADABLE ||
 		      rc == UW_ELFMEM_BAD_HEADERS, "no PT_GNU_EH_FRAME: a failure, no crash");
 		fake_reset();
@@ -219,23 +220,23 @@ int main(void)
 	/* The cache: hit on the same key, miss on another ident, forget. */
 	{
 		static struct uw_elfmem_cache cache;
-		static struct uw_elfmem_info scratch;
+		static struct uw_elfmem_info result;
 		const struct uw_elfmem_info *info;
 		uint64_t self = getauxval(AT_PHDR) & ~(uint64_t)4095;
 		uw_elfmem_cache_init(&cache);
-		int a = uw_elfmem_lookup(&cache, &ops, NULL, self, 1, &scratch, &info);
-		int b = uw_elfmem_lookup(&cache, &ops, NULL, self, 1, &scratch, &info);
-		int c = uw_elfmem_lookup(&cache, &ops, NULL, self, 2, &scratch, &info);
+		int a = uw_elfmem_lookup(&cache, &ops, NULL, self, 1, &result, &info);
+		int b = uw_elfmem_lookup(&cache, &ops, NULL, self, 1, &result, &info);
+		int c = uw_elfmem_lookup(&cache, &ops, NULL, self, 2, &result, &info);
 		uw_elfmem_cache_forget(&cache, self);
-		int d = uw_elfmem_lookup(&cache, &ops, NULL, self, 1, &scratch, &info);
+		int d = uw_elfmem_lookup(&cache, &ops, NULL, self, 1, &result, &info);
 		check(a == 0 && b == 0 && c == 0 && d == 0 && cache.hits == 1 && cache.misses == 3,
 		      "cache: hit on (start, ident), miss on another ident and after forget");
 		hole_lo = self;
 		hole_hi = self + 1;
-		int e = uw_elfmem_lookup(&cache, &ops, NULL, self, 1, &scratch, &info);
-		int f = uw_elfmem_lookup(&cache, &ops, NULL, self, 3, &scratch, &info);
-		check(e == 0 && f == UW_ELFMEM_UNREADABLE && info == &scratch &&
-		      scratch.fail_addr == self, "cache: failures are not kept, and say where");
+		int e = uw_elfmem_lookup(&cache, &ops, NULL, self, 1, &result, &info);
+		int f = uw_elfmem_lookup(&cache, &ops, NULL, self, 3, &result, &info);
+		check(e == 0 && f == UW_ELFMEM_UNREADABLE && info == &result &&
+		      result.fail_addr == self, "cache: failures are not kept, and say where");
 	}
 	return failures ? 1 : 0;
 }

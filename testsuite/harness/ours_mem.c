@@ -160,13 +160,13 @@ static int host_find_tables(void *arg, uint64_t pc, struct uw_tables *out)
 	struct host *h = arg;
 	struct uw_mem_space *sp = h->space;
 	const struct uw_mapping *hm = header_mapping(sp, pc);
-	static struct uw_elfmem_info scratch;
+	static struct uw_elfmem_info result;
 	const struct uw_elfmem_info *info;
 
 	if (!hm)
 		return -1;
 	int rc = uw_elfmem_lookup(&sp->cache, &read_ops, h, hm->start, path_ident(hm->path),
-				  &scratch, &info);
+				  &result, &info);
 	if (rc != UW_ELFMEM_OK) {
 		if (rc == UW_ELFMEM_UNREADABLE)
 			sp->unreadable++;

@@ -134,6 +134,15 @@ struct stp_uw_vdso {
 	int state;			/* 0 unknown, 1 usable, -1 none */
 };
 
+/* What stock's vma map says of a pc (_stp_umod_lookup), for one
+ * find_tables (unwind.c). */
+struct stp_uw_where {
+	int looked;
+	struct _stp_module *mod;	/* a -d module, or NULL */
+	const char *name;		/* the mapped object, or NULL */
+	unsigned long offset, vm_start, vm_end;
+};
+
 /* Host state of one unwind (the core's host pointer). */
 struct stp_uw_host {
 	struct task_struct *task;
@@ -149,6 +158,9 @@ struct stp_uw_host {
 	 * tables from its own pages, for frames in [vm_start, vm_end). */
 	unsigned long vm_start, vm_end;
 	struct uw_tables vm_tables;
+	/* find_tables' answer of stock's map: here, not on the kernel stack
+	 * under the ELF scan (the core's stack budget, unwind_core.h). */
+	struct stp_uw_where where;
 };
 
 /* Row cache (struct uw_cache of the core) of each probe context, kept
@@ -176,6 +188,13 @@ struct stp_unwind_context {
 	struct unwind_frame_info info;
 	struct stp_uw_host host;
 	struct uw_cursor cursor;	/* ~10 KiB: lives in struct context */
+	/* find_tables' ELF scans (the vdso, tracked objects, stock's map):
+	 * their result and working memory (~1.1 KiB), here rather than on
+	 * the kernel stack, where the unwinder's deepest chain has 1 KiB
+	 * (the core's unwind_core.h), and outside host, which each walk
+	 * clears: nothing in them outlives a scan. */
+	struct uw_elfmem_info elf_info;
+	struct uw_elfmem_scratch elf_scratch;
 	unsigned long deferred;		/* request number of this walk's
 					 * deferred rest (udefer.h), or 0 */
 	/* Kept across unwinds (see above; a context is never used by two
