@@ -14,3 +14,18 @@ __attribute__((noinline)) int soaklib_call(int depth)
 		return soaklib_leaf(depth);
 	return soaklib_call(depth - 1) + 1;
 }
+
+/* Runs in the library's text for a while (soak.c's unmap race: another
+ * thread unmaps and maps again the segment with this library's unwind
+ * tables meanwhile). */
+int soaklib_spin(int n)
+{
+	int s = 0;
+
+	for (int i = 0; i < n; i++) {	/* bound: n */
+		s += soaklib_call(i % 4);
+		for (volatile int j = 0; j < 20000; j++)	/* bound: 20000 */
+			;
+	}
+	return s;
+}
