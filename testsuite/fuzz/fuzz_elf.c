@@ -36,7 +36,7 @@
  *
  * Checked, for any input: no crash or UB (ASan, UBSan); each call's reads
  * within its documented bound (elfmem.h: uw_elfmem_scan's formula, one per
- * program header, UW_ELFMEM_MAX_NOTES notes, UW_ELFMEM_MAX_DYN / 16), each
+ * program header, UW_ELFMEM_MAX_NOTES notes, UW_ELFMEM_MAX_DYN / 8), each
  * read at most 256 bytes, the reader's own count and fail_at equal to what
  * the callback saw, no read after a failed one, a failure reported as
  * UW_ELFMEM_UNREADABLE and only then; what is returned lies within what
@@ -53,15 +53,17 @@
 #define STACK	0x7fff0000ull
 #define PREFIX	96
 #define NSLOTS	16
-/* Reads logged per call: above every documented bound (scan: 290). */
+/* Reads logged per call: above every documented bound (scan: 322). */
 #define MAX_LOG	512
 /* The scan's documented read bound (elfmem.h, uw_elfmem_scan). */
 #define SCAN_MAX_READS							\
-	(1 + UW_ELFMEM_MAX_PHNUM + 1 + UW_ELFMEM_MAX_DYN / 16 +		\
+	(1 + UW_ELFMEM_MAX_PHNUM + 1 + UW_ELFMEM_MAX_DYN / 8 +		\
 	 UW_ELFMEM_MAX_NOTE_SEGS * UW_ELFMEM_MAX_NOTES * 3)
 /* Reads of one note walk: a header per note, and for the one that may be
  * the build-id its name and its bytes. */
 #define NOTE_MAX_READS	(UW_ELFMEM_MAX_NOTES * 3)
+
+static struct uw_elfmem_scratch scan_scratch;	/* the scan's working memory */
 
 struct read_rec {
 	uint64_t at;
@@ -457,7 +459,7 @@ static void check_reader(struct elf_host *h, struct uw_elf_src *src,
 		abort();
 	check_build_id(h, src, rc, id, max, len);
 
-	rc = READER_CALL(h, src, UW_ELFMEM_MAX_DYN / 16,
+	rc = READER_CALL(h, src, UW_ELFMEM_MAX_DYN / 8,
 			 uw_elf_read_dynamic(src, hd, p, &dyn));
 	if (rc == UW_ELFMEM_OK) {
 		if (dyn.present >> UW_ELF_DYN_N)
@@ -723,7 +725,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* The scan, and the memo over it. */
 	call_begin(&h);
-	h.scan_rc = uw_elfmem_scan(&fz_ops, &h, h.base, &h.info);
+	h.scan_rc = uw_elfmem_scan(&fz_ops, &h, h.base, &h.info, &scan_scratch);
 	check_scan(&h, &h.info, h.scan_rc, mheaders_ok, &src, &mhd, &mp);
 	check_memo(&h, h.scan_rc, &h.info);
 
