@@ -21,12 +21,14 @@ overlay=$1
 shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A user backtrace, its stop reason and deferral: every unwinder entry.
+# A user backtrace, its stop reason and deferral: every unwinder entry;
+# and the naming of user addresses (a frame, a build-id, a file offset).
 cat >"$work/budget.stp" <<'EOF'
 probe syscall.getdents {
 	print_ubacktrace()
 	printf("%s\n", ubacktrace_stop())
 	ubacktrace_defer(1)
+	printf("%s %d\n", ubuildid(uaddr()), umodfileoffset(uaddr()))
 }
 EOF
 rel=$(ls /lib/modules | head -n 1)
@@ -46,14 +48,21 @@ mv "$tmp" "$work/build"
 # The runtime's indirect calls below uw_step: the host's callbacks
 # (stp_uw_ops), the table sources in order, the ELF reader's read source
 # (the process's memory through read_mem; usym_elf.h's two are also
-# reached by name); no trace hook.
+# reached by name); no trace hook.  Below the naming of user addresses
+# (stp_uw_snprint_addr, stp_uw_usym_lookup), stock's printing: a kernel
+# function behind ibt_wrapper (not in the graph, as copy_from_user_nofault
+# is not) and the relay transport's sub-buffer callback.
 if python3 "$here/unwind/kbuild/stack_budget.py" --frame-limit 512 \
-	--chain-limit 1024 --entry uw_step --src / --src "$overlay" \
+	--chain-limit 1024 --entry uw_step --entry stp_uw_snprint_addr \
+	--entry stp_uw_usym_lookup \
+	--src / --src "$overlay" \
 	--indirect find_tables=stp_uw_find_tables \
 	--indirect read_mem=stp_uw_read_mem \
 	--indirect stp_uw_table_sources=stp_uw_tables_vdso,stp_uw_tables_dmod,stp_uw_tables_tracked,stp_uw_tables_stock_map \
 	--indirect read=uw_elfmem_read_host,stp_uw_uelf_read,stp_uw_file_read \
 	--indirect trace= \
+	--indirect ibt_wrapper= \
+	--indirect subbuf_start=__stp_relay_subbuf_start_callback \
 	"$work"/build/uw_budget*.ci; then
 	echo "stack budget: OK"
 else

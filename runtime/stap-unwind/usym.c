@@ -97,6 +97,27 @@ struct stp_uw_usym {
 	char namebuf[STP_UW_UELF_NAME_MAX];
 };
 
+/* The working memory of naming one user address (about 2.5 KiB: the
+ * answer with its name, the object's headers, its .dynsym, a batch of
+ * symbols, the text of its source line), per CPU, off the kernel stack, where the unwinder keeps to
+ * 1 KiB (runtime/README.md, "The kernel stack budget").  Used only with
+ * this CPU's SystemTap context held (a probe handler, or the deferred
+ * path's _stp_runtime_entryfn_get_context), which keeps preemption off
+ * and lets no second user in: one address is named at a time. */
+#define STP_UW_USYM_AT_MAX	160
+
+struct stp_uw_usym_scratch {
+	struct stp_uw_usym u;		/* stp_uw_snprint_addr, ubuildid,
+					 * umodoffset */
+	struct stp_uw_uelf o;		/* stp_uw_usym_from_elf */
+	struct stp_uw_udynsym ds;
+	struct uw_elf_dyn dyn;
+	union stp_uw_symbuf syms;
+	struct stp_uw_mapping map;	/* stp_uw_usym_lookup */
+	char at[STP_UW_USYM_AT_MAX];	/* stp_uw_snprint_addr: " at file:line" */
+};
+static struct stp_uw_usym_scratch __percpu *stp_uw_usym_scratch;
+
 /* ------------------------------------------------------------------ */
 /* st_size of the -d modules' symbols, read at module init             */
 
@@ -280,10 +301,15 @@ static void stp_uw_usym_init(void)
 {
 	stp_uw_symsz_load();
 	stp_uw_usym_cache_alloc();
+	/* Without it, user addresses are named as stock names them. */
+	stp_uw_usym_scratch = __alloc_percpu(sizeof(struct stp_uw_usym_scratch),
+					     __alignof__(struct stp_uw_usym_scratch));
 }
 
 static void stp_uw_usym_exit(void)
 {
+	free_percpu(stp_uw_usym_scratch);
+	stp_uw_usym_scratch = NULL;
 	stp_uw_usym_cache_free();
 	stp_uw_symsz_free();
 }
@@ -566,47 +592,47 @@ static struct _stp_module *stp_uw_umod_lookup(unsigned long addr,
 
 /* The rest of stp_uw_usym_lookup from the object's own headers in the
  * current process's memory: the file offset, the build-id (want_bid) and
- * the name from its .dynsym (want_name).  Not inlined: the reader's
- * record of the program headers (about 1 KiB) stays off the caller's
- * frame. */
-static noinline void stp_uw_usym_from_elf(struct stp_uw_usym *u,
-					  unsigned long base, int compat,
-					  unsigned long addr,
-					  unsigned long lookup, int want_name,
-					  int want_bid, u64 bid,
-					  unsigned long ckey)
+ * the name from its .dynsym (want_name), with the CPU's scratch. */
+static void stp_uw_usym_from_elf(struct stp_uw_usym *u,
+				 unsigned long base, int compat,
+				 unsigned long addr,
+				 unsigned long lookup, int want_name,
+				 int want_bid, u64 bid,
+				 unsigned long ckey)
 {
-	struct stp_uw_uelf o;
-	struct stp_uw_udynsym ds;
+	struct stp_uw_usym_scratch *s = this_cpu_ptr(stp_uw_usym_scratch);
+	struct stp_uw_uelf *o = &s->o;
+	struct stp_uw_udynsym *ds = &s->ds;
 
-	if (stp_uw_uelf_scan(&o, base, compat) != 0)
+	if (stp_uw_uelf_scan(o, base, compat) != 0)
 		return;
-	if (!u->have_foff && stp_uw_uelf_file_offset(&o, addr, &u->foff) == 0)
+	if (!u->have_foff && stp_uw_uelf_file_offset(o, addr, &u->foff) == 0)
 		u->have_foff = 1;
 	if (want_bid && !u->build_id_len)
-		u->build_id_len = stp_uw_uelf_build_id(&o, u->build_id,
+		u->build_id_len = stp_uw_uelf_build_id(o, u->build_id,
 						       STP_UW_BUILD_ID_MAX);
 	/* The object's own .dynsym, from memory. */
 	if (!want_name)
 		return;
-	if (stp_uw_udynsym_find(&o, compat, &ds) != 0)
+	if (stp_uw_udynsym_find(o, compat, ds, &s->dyn, &s->syms) != 0)
 		return;		/* not read: nothing to remember */
-	if (stp_uw_udynsym_lookup(&o, compat, &ds, lookup,
+	if (stp_uw_udynsym_lookup(o, compat, ds, lookup,
 				  lookup != addr ? addr : 0, u->namebuf,
 				  sizeof(u->namebuf), &u->sym_start,
-				  &u->sym_size, &u->contains) == 0)
+				  &u->sym_size, &u->contains, &s->syms) == 0)
 		u->name = u->namebuf;
 	stp_uw_usym_cache_put(u, bid, base, ckey);
 }
 
 /* What is known about user address addr of task; lookup is the address
  * the symbol must contain (addr, or addr - 1 for a return address).
- * Without a symbol, the file offset is always looked for. */
+ * Without a symbol, the file offset is always looked for.  The caller
+ * holds the CPU's context and has checked stp_uw_usym_scratch. */
 static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 			       unsigned long lookup, int want,
 			       struct stp_uw_usym *u)
 {
-	struct stp_uw_mapping map;
+	struct stp_uw_mapping *const map = &this_cpu_ptr(stp_uw_usym_scratch)->map;
 	struct _stp_module *m = NULL;
 	const char *name = NULL;
 	unsigned long offset = 0, vm_start = 0, vm_end = 0, base = 0;
@@ -623,16 +649,16 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 		lookup &= 0xffffffffUL;
 	}
 
-	if (stp_uw_vma_find(task, addr, &map) == 0) {
-		u->path = map.path;
-		u->foff = addr - map.start + map.pgoff;
+	if (stp_uw_vma_find(task, addr, map) == 0) {
+		u->path = map->path;
+		u->foff = addr - map->start + map->pgoff;
 		u->have_foff = 1;
-		base = map.base;
+		base = map->base;
 		have_base = 1;
-		if (map.build_id_len) {
-			u->build_id_len = min_t(unsigned, map.build_id_len,
-						sizeof(map.build_id));
-			memcpy(u->build_id, map.build_id, u->build_id_len);
+		if (map->build_id_len) {
+			u->build_id_len = min_t(unsigned, map->build_id_len,
+						sizeof(map->build_id));
+			memcpy(u->build_id, map->build_id, u->build_id_len);
 		}
 	}
 	m = stp_uw_umod_lookup(addr, task, &name, &offset, &vm_start, &vm_end);
@@ -711,7 +737,7 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 			       int flags, struct task_struct *task,
 			       struct context *c)
 {
-	struct stp_uw_usym u;
+	struct stp_uw_usym *u;
 	const char *pre, *post, *ex, *mod, *name;
 	char *filename = NULL;
 	unsigned long linenumber = 0, off = 0;
@@ -720,12 +746,14 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 
 	flags &= ~STP_UW_SYM_CALLER;
 	/* Kernel addresses, and forms that name no symbol: SystemTap's. */
-	if (!task || !(flags & (_STP_SYM_SYMBOL | _STP_SYM_MODULE)))
+	if (!task || !(flags & (_STP_SYM_SYMBOL | _STP_SYM_MODULE)) ||
+	    !stp_uw_usym_scratch)
 		return _stp_snprint_addr(str, len, address, flags, task, c);
 
+	u = &this_cpu_ptr(stp_uw_usym_scratch)->u;
 	stp_uw_usym_lookup(task, address,
 			   caller && address ? address - 1 : address,
-			   STP_UW_USYM_NAME, &u);
+			   STP_UW_USYM_NAME, u);
 	if (_stp_is_compat_task2(task))
 		address &= 0xffffffffUL;
 	pre = (flags & _STP_SYM_PRE_SPACE) ? " " : "";
@@ -733,12 +761,12 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 		? " (inexact)" : "";
 	post = (flags & _STP_SYM_POST_SPACE) ? " "
 		: (flags & _STP_SYM_NEWLINE) ? "\n" : "";
-	name = u.contains || !stp_uw_usym_explicit ? u.name : NULL;
+	name = u->contains || !stp_uw_usym_explicit ? u->name : NULL;
 	if (name && name[0] == '.')
 		name++;
 	if (name)
-		off = address - u.sym_start;
-	mod = u.path;
+		off = address - u->sym_start;
+	mod = u->path;
 	if (mod && (flags & _STP_SYM_MODULE_BASENAME) && strrchr(mod, '/'))
 		mod = strrchr(mod, '/') + 1;
 	if (name && (flags & (_STP_SYM_LINENUMBER | _STP_SYM_FILENAME)))
@@ -754,21 +782,21 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 	}
 
 	if (name) {
-		char at[160];
+		char *at = this_cpu_ptr(stp_uw_usym_scratch)->at;
 
 		at[0] = '\0';
 		if (filename && linenumber)
-			snprintf(at, sizeof(at), " at %.128s:%lu", filename, linenumber);
+			snprintf(at, STP_UW_USYM_AT_MAX, " at %.128s:%lu", filename, linenumber);
 		else if (filename)
-			snprintf(at, sizeof(at), " at %.128s", filename);
+			snprintf(at, STP_UW_USYM_AT_MAX, " at %.128s", filename);
 		if (f == _STP_SYM_FULL || f == _STP_SYM_FULLER
 		    || (f & _STP_SYM_HEX_SYMBOL))
 			return _stp_snprintf(str, len, "%s%p : %s+%#lx/%#lx%s [%s]%s%s",
 					     pre, (int64_t)address, name, off,
-					     u.sym_size, at, mod, ex, post);
+					     u->sym_size, at, mod, ex, post);
 		if (f & _STP_SYM_SIZE)
 			return _stp_snprintf(str, len, "%s%s+%#lx/%#lx [%s]%s%s",
-					     pre, name, off, u.sym_size, mod,
+					     pre, name, off, u->sym_size, mod,
 					     ex, post);
 		if (f & _STP_SYM_MODULE)
 			return _stp_snprintf(str, len, "%s%s+%#lx [%s]%s%s", pre,
@@ -778,11 +806,11 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 	}
 
 	/* No symbol contains the address: object and file offset. */
-	if (mod && u.have_foff && (f & _STP_SYM_HEX_SYMBOL))
+	if (mod && u->have_foff && (f & _STP_SYM_HEX_SYMBOL))
 		return _stp_snprintf(str, len, "%s%p : [%s+%#lx]%s%s", pre,
-				     (int64_t)address, mod, u.foff, ex, post);
-	if (mod && u.have_foff)
-		return _stp_snprintf(str, len, "%s[%s+%#lx]%s%s", pre, mod, u.foff,
+				     (int64_t)address, mod, u->foff, ex, post);
+	if (mod && u->have_foff)
+		return _stp_snprintf(str, len, "%s[%s+%#lx]%s%s", pre, mod, u->foff,
 				     ex, post);
 	if (mod && (f & _STP_SYM_HEX_SYMBOL))
 		return _stp_snprintf(str, len, "%s%p : [%s]%s%s", pre,
@@ -806,26 +834,28 @@ static void stp_uw_print_addr(unsigned long address, int flags,
  * bytes); "" if not known. */
 static void stp_uw_ubuildid(char *buf, size_t len, unsigned long addr)
 {
-	struct stp_uw_usym u;
+	struct stp_uw_usym *u;
 	unsigned i;
 
 	buf[0] = '\0';
-	if (!current->mm)
+	if (!current->mm || !stp_uw_usym_scratch)
 		return;
-	stp_uw_usym_lookup(current, addr, addr, STP_UW_USYM_BUILDID, &u);
-	for (i = 0; i < u.build_id_len && 2 * i + 2 < len; i++)
-		snprintf(buf + 2 * i, 3, "%02x", u.build_id[i]);
+	u = &this_cpu_ptr(stp_uw_usym_scratch)->u;
+	stp_uw_usym_lookup(current, addr, addr, STP_UW_USYM_BUILDID, u);
+	for (i = 0; i < u->build_id_len && 2 * i + 2 < len; i++)
+		snprintf(buf + 2 * i, 3, "%02x", u->build_id[i]);
 }
 
 /* File offset of user address addr in its object, or -1. */
 static long long stp_uw_umodoffset(unsigned long addr)
 {
-	struct stp_uw_usym u;
+	struct stp_uw_usym *u;
 
-	if (!current->mm)
+	if (!current->mm || !stp_uw_usym_scratch)
 		return -1;
-	stp_uw_usym_lookup(current, addr, addr, STP_UW_USYM_FOFF, &u);
-	return u.path && u.have_foff ? (long long)u.foff : -1;
+	u = &this_cpu_ptr(stp_uw_usym_scratch)->u;
+	stp_uw_usym_lookup(current, addr, addr, STP_UW_USYM_FOFF, u);
+	return u->path && u->have_foff ? (long long)u->foff : -1;
 }
 
 /* Every later caller names user addresses, and finds their objects,

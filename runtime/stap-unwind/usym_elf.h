@@ -138,12 +138,22 @@ static unsigned long stp_uw_udyn_ptr(const struct stp_uw_uelf *o,
 	return link + o->bias;
 }
 
+/* What .dynsym's readers read at once (384 bytes): a batch of symbols
+ * (stp_uw_udynsym_lookup), or of DT_GNU_HASH words (stp_uw_udynsym_find);
+ * the caller's, to keep them off the kernel stack. */
+union stp_uw_symbuf {
+	Elf64_Sym s64[16];
+	Elf32_Sym s32[16];
+	u32 words[64];
+};
+
 /* Number of symbols from DT_GNU_HASH: one past the highest symbol index
  * reached from any bucket's chain. */
 static int stp_uw_ugnu_hash_count(const struct stp_uw_uelf *o, int compat,
-				  unsigned long h, unsigned long *nsyms)
+				  unsigned long h, unsigned long *nsyms,
+				  union stp_uw_symbuf *scratch)
 {
-	u32 hdr[4], buf[64];
+	u32 hdr[4], *const buf = scratch->words;
 	unsigned long nb, symoff, bloom, buckets, i, j, max = 0, chain;
 	unsigned steps = 0;
 
@@ -189,21 +199,24 @@ static int stp_uw_ugnu_hash_count(const struct stp_uw_uelf *o, int compat,
 	}
 }
 
+/* The object's .dynsym from its dynamic section (read into *d, the
+ * caller's, like scratch). */
 static int stp_uw_udynsym_find(struct stp_uw_uelf *o, int compat,
-			       struct stp_uw_udynsym *ds)
+			       struct stp_uw_udynsym *ds, struct uw_elf_dyn *dyn,
+			       union stp_uw_symbuf *scratch)
 {
 	unsigned long hash, gnu_hash, syment;
-	struct uw_elf_dyn d;
+	struct uw_elf_dyn *const d = dyn;
 
 	memset(ds, 0, sizeof(*ds));
-	if (uw_elf_read_dynamic(&o->src, &o->h, &o->p, &d) < 0)
+	if (uw_elf_read_dynamic(&o->src, &o->h, &o->p, d) < 0)
 		return -EFAULT;
-	ds->symtab = stp_uw_udyn_ptr(o, &d, UW_ELF_DYN_SYMTAB);
-	ds->strtab = stp_uw_udyn_ptr(o, &d, UW_ELF_DYN_STRTAB);
-	ds->strsz = d.present & (1u << UW_ELF_DYN_STRSZ) ? d.val[UW_ELF_DYN_STRSZ] : 0;
-	syment = d.present & (1u << UW_ELF_DYN_SYMENT) ? d.val[UW_ELF_DYN_SYMENT] : 0;
-	hash = stp_uw_udyn_ptr(o, &d, UW_ELF_DYN_HASH);
-	gnu_hash = stp_uw_udyn_ptr(o, &d, UW_ELF_DYN_GNU_HASH);
+	ds->symtab = stp_uw_udyn_ptr(o, d, UW_ELF_DYN_SYMTAB);
+	ds->strtab = stp_uw_udyn_ptr(o, d, UW_ELF_DYN_STRTAB);
+	ds->strsz = d->present & (1u << UW_ELF_DYN_STRSZ) ? d->val[UW_ELF_DYN_STRSZ] : 0;
+	syment = d->present & (1u << UW_ELF_DYN_SYMENT) ? d->val[UW_ELF_DYN_SYMENT] : 0;
+	hash = stp_uw_udyn_ptr(o, d, UW_ELF_DYN_HASH);
+	gnu_hash = stp_uw_udyn_ptr(o, d, UW_ELF_DYN_GNU_HASH);
 	if (!ds->symtab || !ds->strtab || !ds->strsz)
 		return -ENOENT;
 	if (syment && syment != (o->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym)))
@@ -215,7 +228,8 @@ static int stp_uw_udynsym_find(struct stp_uw_uelf *o, int compat,
 			return -EFAULT;
 		ds->nsyms = h[1];
 	} else if (gnu_hash) {
-		int rc = stp_uw_ugnu_hash_count(o, compat, gnu_hash, &ds->nsyms);
+		int rc = stp_uw_ugnu_hash_count(o, compat, gnu_hash, &ds->nsyms,
+						scratch);
 
 		if (rc)
 			return rc;
@@ -269,9 +283,9 @@ static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 				 unsigned long addr, unsigned long starts_at,
 				 char *name, unsigned max,
 				 unsigned long *start, unsigned long *size,
-				 int *contains)
+				 int *contains, union stp_uw_symbuf *symbuf)
 {
-	union { Elf64_Sym s64[16]; Elf32_Sym s32[16]; } b;
+	union stp_uw_symbuf *const b = symbuf;
 	unsigned long i, entsz = o->h.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 	/* [0]: containing, [1]: nearest before, [2]: starting at starts_at */
 	unsigned long best_name[3] = { 0, 0, 0 }, best_start[3] = { 0, 0, 0 };
@@ -281,7 +295,7 @@ static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 	for (i = 0; i < ds->nsyms; i += 16) {	/* bound: MAX_SYMS / 16 */
 		unsigned long cnt = min(ds->nsyms - i, 16UL), j;
 
-		if (stp_uw_uread(&b, ds->symtab + i * entsz, cnt * entsz, compat)) {
+		if (stp_uw_uread(b, ds->symtab + i * entsz, cnt * entsz, compat)) {
 			if (found[0] || found[1] || found[2])
 				break;
 			return -EFAULT;
@@ -292,13 +306,13 @@ static int stp_uw_udynsym_lookup(const struct stp_uw_uelf *o, int compat,
 			int global;
 
 			if (o->h.is64) {
-				value = b.s64[j].st_value; sz = b.s64[j].st_size;
-				nm = b.s64[j].st_name; info = b.s64[j].st_info;
-				shndx = b.s64[j].st_shndx;
+				value = b->s64[j].st_value; sz = b->s64[j].st_size;
+				nm = b->s64[j].st_name; info = b->s64[j].st_info;
+				shndx = b->s64[j].st_shndx;
 			} else {
-				value = b.s32[j].st_value; sz = b.s32[j].st_size;
-				nm = b.s32[j].st_name; info = b.s32[j].st_info;
-				shndx = b.s32[j].st_shndx;
+				value = b->s32[j].st_value; sz = b->s32[j].st_size;
+				nm = b->s32[j].st_name; info = b->s32[j].st_info;
+				shndx = b->s32[j].st_shndx;
 			}
 			type = ELF_ST_TYPE(info);
 			bind = ELF_ST_BIND(info);
