@@ -12,11 +12,11 @@
  */
 #include "uw_internal.h"
 
-UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
-		   const struct uw_host_ops *ops, void *host,
-		   const struct uw_regs *initial)
+/* A cursor with nothing of an earlier unwind left: the caller's settings
+ * at their defaults, no stop, no work spent, no tables, no CIE parsed. */
+static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
+			    const struct uw_host_ops *ops, void *host)
 {
-	const struct uw_arch_desc *ad = uw_arch_get(arch);
 	int i;
 
 	c->max_depth = UW_DEFAULT_MAX_DEPTH;
@@ -24,11 +24,10 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 	c->min_code = UW_DEFAULT_MIN_CODE;
 	c->policy = 0;
 	c->cache = NULL;
-	for (i = 0; i < UW_CIE_CACHE; i++)
+	for (i = 0; i < UW_CIE_CACHE; i++)	/* bound: UW_CIE_CACHE */
 		c->ws.cies[i].valid = 0;
 	c->ws.cie_next = 0;
 	c->ws.cie_slot = 0;
-	c->arch = arch;
 	c->cfa = 0;
 	c->depth = 0;
 	c->pc_is_exact = 1;
@@ -48,6 +47,17 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 	c->ws.tables_named = 0;
 	c->pc = 0;
 	c->regs.defined = 0;
+}
+
+UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
+		   const struct uw_host_ops *ops, void *host,
+		   const struct uw_regs *initial)
+{
+	const struct uw_arch_desc *ad = uw_arch_get(arch);
+	int i;
+
+	uw_cursor_reset(c, ad, ops, host);
+	c->arch = arch;
 	if (!ad || !ops || !ops->read_mem || !ops->find_tables || !initial) {
 		c->ops = NULL;
 		c->trace = NULL;
@@ -67,23 +77,14 @@ UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
 			  struct uw_index_entry *out, uint32_t max)
 {
 	struct uw_cursor *c = scratch;
-	int i;
+	const struct uw_arch_desc *ad = uw_arch_get(arch);
 
-	c->ad = uw_arch_get(arch);
-	if (!c->ad || !t)
+	if (!ad || !t)
 		return -1;
-	c->ops = NULL;		/* local sections only: nothing to read_mem */
-	c->trace = NULL;
-	c->cache = NULL;
-	c->stop = (struct uw_stop){ UW_STOP_NONE, 0, 0, NULL };
-	c->work = c->work_total = 0;
+	/* No host: the sections are local, nothing is read_mem'd. */
+	uw_cursor_reset(c, ad, NULL, NULL);
+	c->arch = arch;
 	c->max_work = 2 * UW_MAX_SCAN_ENTRIES * UW_WORK_SCAN_ENTRY;
-	for (i = 0; i < UW_CIE_CACHE; i++)	/* bound: UW_CIE_CACHE */
-		c->ws.cies[i].valid = 0;
-	c->ws.cie_next = 0;
-	c->ws.cie_slot = 0;
-	c->ws.sec = NULL;
-	c->ws.cache_len = 0;
 	c->ws.tables = *t;
 	c->ws.tables.index = NULL;
 	c->ws.tables.index_count = 0;
