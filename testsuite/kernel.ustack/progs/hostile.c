@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,30 +28,27 @@
 
 #include "../../core/hostile_cfi.h"
 
+typedef ElfW(Ehdr) Ehdr;
+typedef ElfW(Phdr) Phdr;
 #if defined(__x86_64__)
-typedef Elf64_Ehdr Ehdr;
-typedef Elf64_Phdr Phdr;
 #define ELF_CLASS ELFCLASS64
 #define ELF_MACHINE EM_X86_64
 #define I386 0
-/* mov $0x1000,%ecx; 1: loop 1b; mov $110 (getppid),%eax; syscall;
- * jmp back to the start: 16 bytes, the hostile function's extent. */
-static const uint8_t loop_code[16] = {
-	0xb9, 0x00, 0x10, 0x00, 0x00, 0xe2, 0xfe, 0xb8, 0x6e, 0x00, 0x00, 0x00,
-	0x0f, 0x05, 0xeb, 0xf0,
-};
+#define GETPPID_NR 110
+#define SYSCALL_INSN 0x0f, 0x05		/* syscall */
 #else
-typedef Elf32_Ehdr Ehdr;
-typedef Elf32_Phdr Phdr;
 #define ELF_CLASS ELFCLASS32
 #define ELF_MACHINE EM_386
 #define I386 1
-/* the same with mov $64 (getppid),%eax; int $0x80 */
-static const uint8_t loop_code[16] = {
-	0xb9, 0x00, 0x10, 0x00, 0x00, 0xe2, 0xfe, 0xb8, 0x40, 0x00, 0x00, 0x00,
-	0xcd, 0x80, 0xeb, 0xf0,
-};
+#define GETPPID_NR 64
+#define SYSCALL_INSN 0xcd, 0x80		/* int $0x80 */
 #endif
+/* mov $0x1000,%ecx; 1: loop 1b; mov $GETPPID_NR,%eax; the system call;
+ * jmp back to the start: 16 bytes, the hostile function's extent. */
+static const uint8_t loop_code[16] = {
+	0xb9, 0x00, 0x10, 0x00, 0x00, 0xe2, 0xfe, 0xb8, GETPPID_NR, 0x00, 0x00, 0x00,
+	SYSCALL_INSN, 0xeb, 0xf0,
+};
 
 #define CODE_AT		0x1000ul	/* link-time = file offset */
 #define HDR_AT		0x2000ul
