@@ -80,6 +80,15 @@
  * 220 bytes per process (testsuite/kernel.ustack/nod.exp).
  * stp_uw_vma_get_stats() (uw_vma_stats() in tapset/uw_vma.stp) reports
  * the counters.
+ *
+ * Unprivileged scripts (--privilege=stapusr): only the processes whose
+ * effective uid is the user's own (_stp_uid, who ran staprun) are tracked,
+ * by the same test stock SystemTap applies to probes (is_myproc(), and the
+ * task finder's euid check, which already keeps the callbacks to the
+ * user's processes).  The scans that do not go through the task finder,
+ * module init's and the miss worker's, skip every other process, so the
+ * tracker never reads, prefaults or keeps anything of another user's
+ * address space (stp_uw_vma_tracks).
  */
 #ifndef STP_UW_VMA_MAP_C
 #define STP_UW_VMA_MAP_C
@@ -483,6 +492,18 @@ static struct stp_uw_obj *stp_uw_obj_get(struct file *f, char *pathbuf)
 	return o;
 }
 
+/* Whether tsk's process may be tracked: always, unless the script runs
+ * unprivileged, where only the user's own processes may (see the top). */
+static bool stp_uw_vma_tracks(struct task_struct *tsk)
+{
+#if STP_PRIVILEGE_CONTAINS(STP_PRIVILEGE, STP_PR_STAPDEV) || \
+    STP_PRIVILEGE_CONTAINS(STP_PRIVILEGE, STP_PR_STAPSYS)
+	return true;
+#else
+	return from_kuid_munged(current_user_ns(), task_euid(tsk)) == _stp_uid;
+#endif
+}
+
 /* Rebuild the record of tsk's process from its mm.  Process context
  * (task work of the process itself, or module init for any process).
  * Sleeps (mmap lock, allocation, file reads). */
@@ -502,6 +523,12 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 
 	if (!atomic_read(&stp_uw_vma_active))
 		return;
+	if (!stp_uw_vma_tracks(tsk)) {
+		/* Another user's, or no longer ours (a set-user-ID program
+		 * that dropped to our euid and took its own back). */
+		stp_uw_vma_drop(tgid);
+		return;
+	}
 	mm = get_task_mm(tsk);
 	if (!mm)
 		return;
@@ -706,6 +733,8 @@ static void stp_uw_vma_refault(struct task_struct *tsk, unsigned long addr,
 	unsigned long lo[4], hi[4];
 	unsigned i, n = 0;
 
+	if (!stp_uw_vma_tracks(tsk))
+		return;
 	rcu_read_lock();
 	p = stp_uw_proc_find_rcu(tsk->tgid);
 	if (p && p->mm == tsk->mm && (s = rcu_dereference(p->snap)) != NULL) {
