@@ -1,0 +1,36 @@
+/* Test program of unit.symbolize: local functions that only .symtab and
+ * the DWARF of this file name (no -d, no .dynsym), calling into a shared
+ * library's local function. */
+#include <stdio.h>
+
+int lib_entry(int x);
+
+static volatile int sink;
+
+__attribute__((noinline)) static int leaf(int x)
+{
+	sink += x;
+	return lib_entry(x) + sink;
+}
+
+__attribute__((noinline)) static int mid(int x)
+{
+	int r = leaf(x + 1);
+
+	sink -= r;
+	return r * 3;
+}
+
+__attribute__((noinline)) static int top(int x)
+{
+	int r = mid(x * 2);
+
+	return r + 7;
+}
+
+int main(int argc, char **argv)
+{
+	(void)argv;
+	printf("%d\n", top(argc));
+	return 0;
+}
