@@ -554,6 +554,18 @@ static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc,
 	return 1;
 }
 
+/* Whether c->ws.tables.eh_frame_hdr has a search table that the lookup
+ * can use (uw_hdr_searchable): the search for pc 0, which reads the
+ * header, checks the table's size and probes it, finds nothing or finds
+ * an entry; 2 (no table) or -1 (malformed) say it cannot. */
+UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c)
+{
+	uint64_t pos;
+	int rc = uw_cfi_search_hdr(c, 0, &pos);
+
+	return rc == 0 || rc == 1;
+}
+
 /* The FDE that .eh_frame_hdr gave for pc, at pos of .eh_frame, parsed.
  * 1 = it covers pc, 0 = it does not, -1 = stop.  Out of line (it runs on
  * a row-cache miss): inlined up into uw_step, its entry record would be

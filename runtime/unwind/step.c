@@ -91,6 +91,27 @@ UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
 	return uw_cfi_index(c, out, max);
 }
 
+UW_API int uw_hdr_searchable(struct uw_cursor *scratch, enum uw_arch arch,
+			     const struct uw_section *hdr,
+			     uint64_t *eh_frame_addr)
+{
+	struct uw_cursor *c = scratch;
+	const struct uw_arch_desc *ad = uw_arch_get(arch);
+	int usable;
+
+	*eh_frame_addr = 0;
+	if (!ad || !hdr || !hdr->data || !hdr->size)
+		return 0;
+	uw_cursor_reset(c, ad, NULL, NULL);
+	c->arch = arch;
+	c->ws.tables = (struct uw_tables){ .eh_frame_hdr = *hdr };
+	usable = uw_cfi_hdr_usable(c);
+	/* The header's eh_frame_ptr, where it could be read. */
+	if (c->ws.tables.eh_frame.size)
+		*eh_frame_addr = c->ws.tables.eh_frame.addr;
+	return usable;
+}
+
 UW_API uint64_t uw_pc(const struct uw_cursor *c)
 {
 	return c->pc;

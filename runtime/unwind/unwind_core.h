@@ -585,6 +585,17 @@ UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
 			  const struct uw_tables *t,
 			  struct uw_index_entry *out, uint32_t max);
 
+/* Whether the .eh_frame_hdr hdr (local bytes: data != NULL) has a binary
+ * search table that the lookup can use.  If not (no table, one of an
+ * encoding the lookup cannot search, or a malformed one), .eh_frame must
+ * be scanned, and an object with many FDEs wants an index
+ * (uw_index_build).  *eh_frame_addr: the link-time address of .eh_frame
+ * that the header gives, or 0.  Process context or tools, like
+ * uw_index_build; scratch is any cursor.  Returns 1 or 0. */
+UW_API int uw_hdr_searchable(struct uw_cursor *scratch, enum uw_arch arch,
+			     const struct uw_section *hdr,
+			     uint64_t *eh_frame_addr);
+
 /* Set up the cursor on the initial frame.  initial->val[ra column] must be
  * defined (it is the pc).  ops->read_mem and ops->find_tables are required.
  * Returns 0, or -1 with cursor->stop.reason = UW_STOP_BAD_ARGUMENT. */

@@ -194,6 +194,7 @@ UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);
 /* cfi.c: find the FDE covering link-time pc in c->ws.tables; fills
  * c->ws.sec, c->ws.cie, c->ws.fde. */
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc);
+UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c);
 UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 			     uint32_t max);
 

@@ -1142,6 +1142,60 @@ static void test_return_addresses(void)
 	      !strcmp(uw_stop_reason_name(UW_STOP_BAD_RETURN_ADDRESS), "bad return address"));
 }
 
+/* uw_hdr_searchable: which headers the lookup can search, and the
+ * .eh_frame address each gives (the VMA tracker indexes the objects whose
+ * header it cannot search). */
+static void test_hdr_searchable(void)
+{
+	static struct buf hdr;
+	static struct uw_cursor scratch;
+	const uint64_t eh_at = CODE_ADDR + 0x4000;
+	struct uw_section sec;
+	uint64_t at;
+	/* count (entries), count_enc, table_enc, version */
+	static const struct {
+		const char *what;
+		uint32_t count, entries;
+		uint8_t count_enc, table_enc, version;
+		int want;
+	} cases[] = {
+		{ "a sorted table of 3", 3, 3, 0x03, 0x3b, 1, 1 },
+		{ "no table (fde_count omitted)", 0, 0, 0xff, 0xff, 1, 0 },
+		{ "a table of absolute pointers", 3, 3, 0x03, 0x04, 1, 1 },
+		{ "a count past the header's end", 1000, 3, 0x03, 0x3b, 1, 0 },
+		{ "version 2", 3, 3, 0x03, 0x3b, 2, 0 },
+		{ "LEB128 entries", 3, 3, 0x03, 0x01, 1, 0 },
+	};
+	char name[160];
+
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {	/* bound: 6 */
+		memset(&hdr, 0, sizeof(hdr));
+		hdr.addr = CODE_ADDR + 0x7000;
+		u8(&hdr, cases[k].version); u8(&hdr, 0x1b);
+		u8(&hdr, cases[k].count_enc); u8(&hdr, cases[k].table_enc);
+		put_enc(&hdr, 0x1b, eh_at);
+		if (cases[k].count_enc != 0xff)
+			un(&hdr, cases[k].count, 4);
+		g_datarel = hdr.addr;
+		for (uint32_t i = 0; i < cases[k].entries; i++) {	/* bound: 3 */
+			uint8_t enc = cases[k].table_enc == 0x01 ? 0x03 : cases[k].table_enc;
+			put_enc(&hdr, enc, CODE_ADDR + 0x100 + 0x20 * i);
+			put_enc(&hdr, enc, eh_at + 0x20 * i);
+		}
+		sec = (struct uw_section){ hdr.b, hdr.addr, hdr.n };
+		int got = uw_hdr_searchable(&scratch, UW_ARCH_X86_64, &sec, &at);
+		snprintf(name, sizeof(name), "uw_hdr_searchable: %s: %s", cases[k].what,
+			 cases[k].want ? "searchable" : "not searchable");
+		CHECK(name, got == cases[k].want);
+		snprintf(name, sizeof(name), "uw_hdr_searchable: %s: .eh_frame at %s", cases[k].what,
+			 cases[k].version == 1 ? "the header's eh_frame_ptr" : "0 (unknown)");
+		CHECK(name, at == (cases[k].version == 1 ? eh_at : 0));
+	}
+	sec = (struct uw_section){ NULL, hdr.addr, hdr.n };
+	CHECK("uw_hdr_searchable: a header in target memory: no",
+	      uw_hdr_searchable(&scratch, UW_ARCH_X86_64, &sec, &at) == 0 && at == 0);
+}
+
 /* uw_index_build: every FDE of an .eh_frame without a header (in
  * reverse address order) and of a .debug_frame, one function in both
  * sections with different lengths; the lookups through the index then
@@ -1228,6 +1282,7 @@ int main(void)
 	test_expressions();
 	test_encodings();
 	test_hdr();
+	test_hdr_searchable();
 	test_debug_frame();
 	test_malformed();
 	test_walk_stops();
