@@ -48,7 +48,8 @@ mv "$tmp" "$work/build"
 # The runtime's indirect calls below uw_step: the host's callbacks
 # (stp_uw_ops), the table sources in order, the ELF reader's read source
 # (the process's memory through read_mem; usym_elf.h's two are also
-# reached by name); no trace hook.  Below the naming of user addresses
+# reached by name); the CFI walk's two visitors (a scan's, an index
+# build's); no trace hook.  Below the naming of user addresses
 # (stp_uw_snprint_addr, stp_uw_usym_lookup), stock's printing: a kernel
 # function behind ibt_wrapper (not in the graph, as copy_from_user_nofault
 # is not) and the relay transport's sub-buffer callback.
@@ -61,6 +62,7 @@ if python3 "$here/unwind/kbuild/stack_budget.py" --frame-limit 512 \
 	--indirect stp_uw_table_sources=stp_uw_tables_vdso,stp_uw_tables_dmod,stp_uw_tables_tracked,stp_uw_tables_stock_map \
 	--indirect read=uw_elfmem_read_host,stp_uw_uelf_read,stp_uw_file_read \
 	--indirect trace= \
+	--indirect visit=uw_cfi_covers_visit,uw_cfi_index_visit \
 	--indirect ibt_wrapper= \
 	--indirect subbuf_start=__stp_relay_subbuf_start_callback \
 	"$work"/build/uw_budget*.ci; then

@@ -36,7 +36,8 @@
  * RCU; a reader finds its process in an RCU hash by tgid (and checks the
  * mm pointer, so a record of an old image or a recycled pid is never
  * used), then binary-searches the sorted snapshot.  Snapshots, process
- * records and object records are freed with kfree_rcu(); SystemTap probe
+ * records and object records (with their index) are freed after an RCU
+ * grace period (kfree_rcu, call_rcu; rcu_barrier at exit); SystemTap probe
  * handlers run with preemption disabled, which RCU treats as a read-side
  * critical section, so what a reader found stays valid for the rest of
  * its probe handler.
@@ -47,6 +48,11 @@
  * load-bias delta are read once, from the file (the core's ELF reader over
  * kernel_read: ELF header, program headers, PT_NOTE segments), so they do
  * not depend on which pages of the process are resident.
+ *
+ * Index: an object whose .eh_frame no .eh_frame_hdr searches gets a
+ * sorted index of its FDEs, built once from the file when the object is
+ * first seen (stp_uw_obj_index), so that a probe handler never scans a
+ * table (a hostile object could make that 65,000 FDEs) but binary-searches.
  *
  * Residency: probe handlers read unwind tables from the process's pages
  * without faulting, and a fresh process has usually never touched the
@@ -125,6 +131,9 @@
 #define STP_UW_VMA_HASH_BITS	10
 #endif
 #define STP_UW_VMA_HASH_SIZE	(1U << STP_UW_VMA_HASH_BITS)
+#ifndef STP_UW_VMA_INDEX_MAX		/* bytes of .eh_frame read to index it */
+#define STP_UW_VMA_INDEX_MAX	(16UL << 20)
+#endif
 #ifndef STP_UW_VMA_PREFAULT_MAX
 #define STP_UW_VMA_PREFAULT_MAX	(8UL << 20)
 #endif
@@ -151,6 +160,10 @@ struct stp_uw_obj {
 					 * holding PT_GNU_EH_FRAME; 0,0: none */
 	unsigned build_id_len;
 	unsigned char build_id[STP_UW_BUILD_ID_MAX];
+	/* An .eh_frame that no .eh_frame_hdr searches: its FDEs, sorted
+	 * (stp_uw_obj_index; one kvmalloc with the entries after it).
+	 * NULL: none needed, or none could be made. */
+	struct stp_uw_eh_index *index;
 	size_t charged;
 	char path[];			/* NUL-terminated, exact length */
 };
@@ -282,6 +295,7 @@ static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 	out->path = m->obj->path;
 	out->build_id_len = m->obj->build_id_len;
 	memcpy(out->build_id, m->obj->build_id, m->obj->build_id_len);
+	out->index = m->obj->index;
 	out->generation = s->generation;
 	rc = 0;
 out:
@@ -330,6 +344,26 @@ out:
 /* ------------------------------------------------------------------ */
 /* Writers                                                             */
 
+static void stp_uw_obj_free_rcu(struct rcu_head *head)
+{
+	struct stp_uw_obj *o = container_of(head, struct stp_uw_obj, rcu);
+
+	kvfree(o->index);
+	kfree(o);
+}
+
+/* Drop a reference to o; the last one frees it after a grace period
+ * (readers may still hold its path or index).  stp_uw_vma_lock held. */
+static void stp_uw_obj_put_locked(struct stp_uw_obj *o)
+{
+	if (--o->refs != 0)
+		return;
+	hlist_del(&o->hnode);
+	atomic_dec(&stp_uw_vma_nobjs);
+	stp_uw_vma_uncharge(o->charged);
+	call_rcu(&o->rcu, stp_uw_obj_free_rcu);
+}
+
 /* Drop a snapshot's object references and free it after a grace period.
  * Called with stp_uw_vma_lock held. */
 static void stp_uw_snap_release_locked(struct stp_uw_snap *s)
@@ -339,14 +373,7 @@ static void stp_uw_snap_release_locked(struct stp_uw_snap *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->n; i++) {
-		struct stp_uw_obj *o = s->map[i].obj;
-
-		if (--o->refs == 0) {
-			hlist_del(&o->hnode);
-			atomic_dec(&stp_uw_vma_nobjs);
-			stp_uw_vma_uncharge(o->charged);
-			kfree_rcu(o, rcu);
-		}
+		stp_uw_obj_put_locked(s->map[i].obj);
 	}
 	atomic_sub(s->n, &stp_uw_vma_nmaps);
 	stp_uw_vma_uncharge(s->charged);
@@ -375,9 +402,81 @@ static void stp_uw_vma_drop(pid_t tgid)
 	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
 }
 
+/* The core's scratch cursor for stp_uw_obj_index: the rescan mutex is
+ * held there. */
+static struct uw_cursor stp_uw_obj_scratch;
+
+/* If no .eh_frame_hdr of the file f searches its .eh_frame (none with a
+ * table, one the lookup cannot use, a malformed one: a hostile object can
+ * force a probe to scan 65,000 FDEs), index that .eh_frame once, here, so
+ * that probe handlers only ever binary-search (uw_tables.index).  .eh_frame
+ * is read from where the header says it starts to the end of its PT_LOAD's
+ * file bytes (at most STP_UW_VMA_INDEX_MAX); its terminator ends the
+ * parse.  Nothing is indexed when the budget refuses, the file cannot be
+ * read, or the CFI is malformed: probes then scan within their work budget,
+ * as they would anyway.  Process context, rescan mutex held. */
+static void stp_uw_obj_index(struct stp_uw_obj *o, struct file *f,
+			     const struct uw_elf_hdr *h,
+			     const struct uw_elf_phdrs *p)
+{
+	const struct uw_elf_seg *seg;
+	struct uw_section hdr = { NULL, p->eh_frame.vaddr, p->eh_frame.filesz };
+	struct uw_tables t = { 0 };
+	struct uw_index_entry *all = NULL;
+	struct stp_uw_eh_index *idx;
+	uint8_t *buf;
+	uint64_t eh_at, len, max;
+	size_t bytes;
+	int n;
+
+	if (!p->eh_frame.type || !hdr.size || hdr.size > STP_UW_VMA_INDEX_MAX)
+		return;
+	buf = kvmalloc(hdr.size, GFP_KERNEL);
+	if (!buf || stp_uw_file_read(f, p->eh_frame.offset, buf, hdr.size))
+		goto out;
+	hdr.data = buf;
+	if (uw_hdr_searchable(&stp_uw_obj_scratch, h->arch, &hdr, &eh_at) || !eh_at)
+		goto out;
+	kvfree(buf);
+	buf = NULL;
+	seg = uw_elf_load_of(p, eh_at, 1);
+	if (!seg)
+		goto out;
+	len = min_t(uint64_t, seg->vaddr + seg->filesz - eh_at, STP_UW_VMA_INDEX_MAX);
+	max = min_t(uint64_t, len / 8 + 1, UW_MAX_SCAN_ENTRIES);
+	buf = kvmalloc(len, GFP_KERNEL);
+	all = kvmalloc_array(max, sizeof(*all), GFP_KERNEL);
+	if (!buf || !all
+	    || stp_uw_file_read(f, seg->offset + (eh_at - seg->vaddr), buf, len))
+		goto out;
+	t.eh_frame = (struct uw_section){ buf, eh_at, len };
+	n = uw_index_build(&stp_uw_obj_scratch, h->arch, &t, all, max);
+	if (n <= 0)
+		goto out;
+	bytes = sizeof(*idx) + n * sizeof(*all);
+	if (stp_uw_vma_charge(bytes))
+		goto out;
+	idx = kvmalloc(bytes, GFP_KERNEL);
+	if (!idx) {
+		stp_uw_vma_uncharge(bytes);
+		goto out;
+	}
+	memcpy(idx + 1, all, n * sizeof(*all));
+	idx->entries = (const struct uw_index_entry *)(idx + 1);
+	idx->count = n;
+	idx->eh_frame = eh_at;
+	idx->eh_frame_size = len;
+	o->index = idx;
+	o->charged += bytes;
+out:
+	kvfree(all);
+	kvfree(buf);
+}
+
 /* Build-id, bias delta and the extent of the unwind tables' segment of
  * the ELF file f, from the file itself, through the core's ELF reader
- * (stap-unwind/usym_elf.h's file source). */
+ * (stap-unwind/usym_elf.h's file source); an index of tables no header
+ * searches (stp_uw_obj_index). */
 static void stp_uw_obj_read_elf(struct stp_uw_obj *o, struct file *f)
 {
 	struct uw_elf_src src;
@@ -398,6 +497,7 @@ static void stp_uw_obj_read_elf(struct stp_uw_obj *o, struct file *f)
 		o->ehf_lo = ehf->vaddr;
 		o->ehf_hi = ehf->vaddr + ehf->filesz;
 	}
+	stp_uw_obj_index(o, f, &h, p);
 out:
 	kfree(p);
 }
@@ -634,14 +734,8 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
 	/* Objects not used (allocation failed): drop their references. */
 	for (i = 0; i < n; i++) {
-		struct stp_uw_obj *o = ents[i].obj;
-
-		if (o && --o->refs == 0) {
-			hlist_del(&o->hnode);
-			atomic_dec(&stp_uw_vma_nobjs);
-			stp_uw_vma_uncharge(o->charged);
-			kfree_rcu(o, rcu);
-		}
+		if (ents[i].obj)
+			stp_uw_obj_put_locked(ents[i].obj);
 	}
 	hlist_for_each_entry(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)], hnode)
 		if (p->tgid == tgid)
@@ -941,6 +1035,8 @@ static void stp_uw_vma_done(void)
 	}
 	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
 	mutex_unlock(&stp_uw_vma_rescan_mutex);
+	/* The objects' RCU callbacks are this module's code. */
+	rcu_barrier();
 }
 
 /* Counters for scripts and tests (tapset/uw_vma.stp). */

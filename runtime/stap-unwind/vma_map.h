@@ -12,6 +12,17 @@
 
 #define STP_UW_BUILD_ID_MAX	64
 
+struct uw_index_entry;		/* the unwinder core's (unwind_core.h) */
+
+/* A sorted index of the FDEs of an object's .eh_frame that no
+ * .eh_frame_hdr searches (vma_map.c, stp_uw_obj_index), and the link-time
+ * [eh_frame, eh_frame + eh_frame_size) it indexes. */
+struct stp_uw_eh_index {
+	const struct uw_index_entry *entries;
+	uint32_t count;
+	unsigned long eh_frame, eh_frame_size;
+};
+
 /* One executable file mapping of a process, as seen when it was mapped. */
 struct stp_uw_mapping {
 	unsigned long start, end;	/* [start, end) of this mapping */
@@ -27,6 +38,10 @@ struct stp_uw_mapping {
 	int bias_known;			/* the file's ELF headers were read */
 	unsigned char build_id[STP_UW_BUILD_ID_MAX];
 	unsigned build_id_len;		/* 0: not known (GNU ld: 20) */
+	/* The index of the object's .eh_frame if no .eh_frame_hdr of it
+	 * searches it (uw_tables.index), valid for the rest of the probe
+	 * handler; NULL: none. */
+	const struct stp_uw_eh_index *index;
 	unsigned long generation;	/* changes whenever this process's
 					 * map changes (row-cache key) */
 };

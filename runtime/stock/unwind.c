@@ -255,20 +255,9 @@ static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 		host->missing = m->path ? m->path : m->name;
 		return -1;
 	}
-	if (m->eh_frame && m->eh_frame_len) {
-		out->eh_frame.data = m->eh_frame;
-		out->eh_frame.addr = m->eh_frame_addr;
-		out->eh_frame.size = m->eh_frame_len;
-		if (m->unwind_hdr && m->unwind_hdr_len) {
-			out->eh_frame_hdr.data = m->unwind_hdr;
-			out->eh_frame_hdr.addr = m->unwind_hdr_addr;
-			out->eh_frame_hdr.size = m->unwind_hdr_len;
-		}
-	}
-	if (m->debug_frame && m->debug_frame_len) {
-		out->debug_frame.data = m->debug_frame;
-		out->debug_frame.size = m->debug_frame_len;
-	}
+	stp_uw_dmod_sections(m, out);
+	/* Tables no header searches: the index made at module init. */
+	out->index = stp_uw_dmod_index_of(m, &out->index_count);
 	out->bias = host->mod_bias;
 	out->module = m->path;
 	out->pc_lo = host->mod_start;
@@ -281,6 +270,7 @@ struct stp_uw_tracked {
 	unsigned long base, start, end;
 	const char *path;
 	u64 ident;
+	const struct stp_uw_eh_index *index;	/* see struct stp_uw_mapping */
 };
 
 /* The object of pc that the VMA tracking knows; 0, or -ENOENT.  Out of
@@ -299,11 +289,13 @@ static __attribute__((__noinline__)) int stp_uw_tracked_find(struct stp_uw_host 
 	t->end = vm.end;
 	t->path = vm.path;
 	t->ident = stp_uw_tables_ident(&vm);
+	t->index = vm.index;
 	return 0;
 }
 
 /* An object the VMA tracking knows (stap-unwind/vma_map.c): its own
- * PT_GNU_EH_FRAME, read from the process's pages.  Pages not resident:
+ * PT_GNU_EH_FRAME, read from the process's pages, or the tracker's index of
+ * its .eh_frame where no header searches it.  Pages not resident:
  * uw_elfmem_fail_tables() makes the stop reason UW_STOP_MEMORY_UNREADABLE
  * at that address. */
 static int stp_uw_tables_tracked(struct stp_uw_host *host, unsigned long pc,
@@ -325,6 +317,14 @@ static int stp_uw_tables_tracked(struct stp_uw_host *host, unsigned long pc,
 		return uw_elfmem_fail_tables(out, st, info);
 	}
 	*out = info->tables;
+	if (vm.index) {
+		/* Tables no header searches: the tracker's index, made in
+		 * process context; the FDEs are read from the process. */
+		out->index = vm.index->entries;
+		out->index_count = vm.index->count;
+		out->eh_frame = (struct uw_section){ NULL, vm.index->eh_frame,
+						     vm.index->eh_frame_size };
+	}
 	out->module = vm.path;
 	out->pc_lo = vm.start;
 	out->pc_hi = vm.end;
