@@ -11,7 +11,9 @@
  * module init before the task finder starts, which is when a task-finder
  * target must be registered.  They also set up and free what the
  * honest-symbol code keeps (stap-unwind/usym.c, included after this file
- * by the overlay's sym.c): the -d modules' symbol sizes, its name cache.
+ * by the overlay's sym.c): the -d modules' symbol sizes, its name cache;
+ * and the indexes of -d modules' tables that no header searches
+ * (stap-unwind/dmod_index.h).
  */
 #ifndef STP_UW_VMA_C
 #define STP_UW_VMA_C
@@ -23,6 +25,7 @@
 #undef _stp_vma_done
 
 #include "stap-unwind/vma_map.c"
+#include "stap-unwind/dmod_index.h"
 
 static void stp_uw_usym_init(void);	/* stap-unwind/usym.c */
 static void stp_uw_usym_exit(void);
@@ -46,6 +49,7 @@ static int _stp_vma_init(void)
 		return rc;
 	}
 	stp_uw_usym_init();
+	stp_uw_dmod_index_init();
 	stp_uw_vma_running = 1;
 	return 0;
 }
@@ -61,6 +65,7 @@ static void _stp_vma_done(void)
 	 * preemption off, which synchronize_rcu() waits out. */
 	synchronize_rcu();
 	stp_uw_usym_exit();
+	stp_uw_dmod_index_exit();
 }
 
 #endif /* STP_UW_VMA_C */
