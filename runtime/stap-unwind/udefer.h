@@ -98,27 +98,8 @@ static struct task_struct *stp_uw_defer_free(struct stp_uw_defer *d)
 /* One walk from the saved registers, in probe context (c held). */
 static void stp_uw_defer_walk(struct context *c, struct stp_uw_defer *d)
 {
-	struct stp_unwind_context *uc = &c->uwcontext_user;
-	unsigned long pc;
-
-	d->depth = 0;
-	memset(&d->stop, 0, sizeof(d->stop));
-	pc = stp_uw_user_begin_regs(uc, d->compat, STP_UW_ENTRY_USER, &d->regs);
-	while (pc && d->depth < MAXBACKTRACE) {
-		d->pc[d->depth++] = pc;
-		pc = stp_uw_user_next(uc);
-	}
-	if (d->depth > 0)
-		stp_uw_stop_past_cut(&uc->cursor);
-	d->stop.reason = uc->cursor.stop.reason;
-	d->stop.pc = (unsigned long)uc->cursor.stop.pc;
-	d->stop.addr = (unsigned long)uc->cursor.stop.addr;
-	d->stop.module = NULL;	/* may not outlive the walk */
-	d->stop.frames = d->depth;
-	if (d->stop.reason == UW_STOP_DEPTH_LIMIT) {
-		d->stop.pc = d->pc[d->depth - 1];
-		d->stop.addr = d->depth;
-	}
+	d->depth = stp_uw_user_walk(c, current, d->compat, STP_UW_ENTRY_USER,
+				    &d->regs, d->pc, MAXBACKTRACE, &d->stop);
 }
 
 static void stp_uw_defer_print(struct context *c, struct stp_uw_defer *d)

@@ -96,6 +96,41 @@ static void stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 	}
 }
 
+/* A whole walk of task's user stack from r (sanitized for entry; task's
+ * memory is the current address space): at most max frames into pc[],
+ * and why it stopped into *out (module NULL: it may not outlive the
+ * walk).  For stacks kept past the probe hit (stap-unwind/udefer.h,
+ * stap-unwind/snapshot.h); c held.  Returns the number of frames. */
+static unsigned stp_uw_user_walk(struct context *c, struct task_struct *task,
+				 int compat, enum stp_uw_entry entry,
+				 const struct uw_regs *r, unsigned long *pc,
+				 unsigned max, struct stp_uw_stop_info *out)
+{
+	struct stp_unwind_context *uc = &c->uwcontext_user;
+	unsigned long next;
+	unsigned depth = 0;
+
+	memset(out, 0, sizeof(*out));
+	next = stp_uw_user_begin_regs(uc, task, compat, entry, r);
+	if (!next && !uc->host.task)
+		return 0;	/* no user context: reason none */
+	while (next && depth < max) {	/* bound: max frames */
+		pc[depth++] = next;
+		next = stp_uw_user_next(uc);
+	}
+	if (depth > 0)
+		stp_uw_stop_past_cut(&uc->cursor);
+	out->reason = uc->cursor.stop.reason;
+	out->pc = (unsigned long)uc->cursor.stop.pc;
+	out->addr = (unsigned long)uc->cursor.stop.addr;
+	out->frames = depth;
+	if (out->reason == UW_STOP_DEPTH_LIMIT && depth > 0) {
+		out->pc = pc[depth - 1];
+		out->addr = depth;
+	}
+	return depth;
+}
+
 /* "REASON pc=0x... module=PATH DETAIL" into buf (always terminated). */
 static void stp_uw_stop_format(char *buf, size_t size,
 				const struct stp_uw_stop_info *s)

@@ -417,10 +417,13 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
 	info->defined = cur->regs.defined;
 }
 
-/* Begin a walk of the current task's user stack from r (DWARF numbering
- * of the task's ABI, validity included).  Returns the first pc, 0 if the
- * walk cannot begin. */
+/* Begin a walk of task's user stack from r (DWARF numbering of the
+ * task's ABI, validity included).  task's memory must be the current
+ * address space: current itself, or a task whose mm a kernel thread has
+ * taken up (kthread_use_mm: stap-unwind/snapshot.h).  Returns the first
+ * pc, 0 if the walk cannot begin. */
 static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
+					     struct task_struct *task,
 					     int compat, enum stp_uw_entry entry,
 					     const struct uw_regs *r)
 {
@@ -431,7 +434,7 @@ static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 	uc->deferred = 0;
 	if (entry == STP_UW_ENTRY_NONE || !r)
 		return 0;
-	uc->host.task = current;
+	uc->host.task = task;
 	uc->host.compat = compat;
 	if (uw_init(&uc->cursor, compat ? UW_ARCH_I386 : UW_ARCH_X86_64,
 		    &stp_uw_ops, &uc->host, r) != 0)
@@ -462,9 +465,10 @@ static unsigned long stp_uw_user_begin(struct stp_unwind_context *uc,
 	int compat = _stp_is_compat_task();
 
 	if (entry == STP_UW_ENTRY_NONE || !regs)
-		return stp_uw_user_begin_regs(uc, compat, STP_UW_ENTRY_NONE, NULL);
+		return stp_uw_user_begin_regs(uc, current, compat,
+					      STP_UW_ENTRY_NONE, NULL);
 	stp_uw_entry_regs(&r, compat ? UW_ARCH_I386 : UW_ARCH_X86_64, entry, regs);
-	return stp_uw_user_begin_regs(uc, compat, entry, &r);
+	return stp_uw_user_begin_regs(uc, current, compat, entry, &r);
 }
 
 static unsigned long stp_uw_user_next(struct stp_unwind_context *uc)
