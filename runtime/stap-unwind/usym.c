@@ -523,14 +523,15 @@ static void stp_uw_usym_cache_put(const struct stp_uw_usym *u, u64 bid,
 
 /* The vdso of task, which SystemTap knows only where a vdso file of
  * /lib/modules matches it: [*start, *end) from the address space's own
- * record (the current task only).  0 if addr is in it. */
+ * record (a task whose address space is the current one).  0 if addr
+ * is in it. */
 static int stp_uw_vdso_range(struct task_struct *task, unsigned long addr,
 			     unsigned long *start, unsigned long *end)
 {
 	const struct vdso_image *img;
 	unsigned long base;
 
-	if (task != current || !task->mm)
+	if (!task->mm || task->mm != current->mm)
 		return -ENOENT;
 	base = (unsigned long)READ_ONCE(task->mm->context.vdso);
 	img = READ_ONCE(task->mm->context.vdso_image);
@@ -539,6 +540,28 @@ static int stp_uw_vdso_range(struct task_struct *task, unsigned long addr,
 	*start = base;
 	*end = base + img->size;
 	return 0;
+}
+
+/* The -d module of the file at path whose build-id is bid (bid_len 0:
+ * not known), or NULL. */
+static struct _stp_module *stp_uw_dmod_by_path(const char *path,
+					       const unsigned char *bid,
+					       unsigned bid_len)
+{
+	unsigned i;
+
+	for (i = 0; i < _stp_num_modules; i++) {	/* bound: the -d modules */
+		struct _stp_module *m = _stp_modules[i];
+
+		if (!m->path || !stp_uw_user_module_p(m) || strcmp(m->path, path))
+			continue;
+		if (bid_len && m->build_id_len > 0
+		    && (m->build_id_len != bid_len
+			|| memcmp(m->build_id_bits, bid, bid_len)))
+			continue;
+		return m;
+	}
+	return NULL;
 }
 
 /* _stp_umod_lookup() for every object of the process: SystemTap's answer
@@ -569,6 +592,17 @@ static struct _stp_module *stp_uw_umod_lookup(unsigned long addr,
 			off = map.pgoff;
 			start = map.start;
 			end = map.end;
+			/* A -d module SystemTap has not seen mapped in this
+			 * process: its task finder reports a process's
+			 * mappings when a thread of it next runs, and a
+			 * snapshot reads threads that never do.  Its offset
+			 * is then SystemTap's: the distance from the
+			 * module's first mapping. */
+			m = stp_uw_dmod_by_path(map.path, map.build_id,
+						min_t(unsigned, map.build_id_len,
+						      sizeof(map.build_id)));
+			if (m)
+				off = map.start - map.base;
 		} else if (stp_uw_vdso_range(task, addr, &start, &end) == 0) {
 			n = "vdso";
 			off = 0;
@@ -637,7 +671,9 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 	const char *name = NULL;
 	unsigned long offset = 0, vm_start = 0, vm_end = 0, base = 0;
 	int compat = _stp_is_compat_task2(task), have_base = 0;
-	int readable = task == current && task->mm, table_complete = 0;
+	/* The task's memory is the current address space: current, or
+	 * a task whose mm the snapshot's worker took up. */
+	int readable = task->mm && task->mm == current->mm, table_complete = 0;
 	int name_done = 0;		/* the name came from the cache */
 	u64 bid = 0;
 	unsigned long ckey;		/* the name cache's key */
