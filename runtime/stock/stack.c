@@ -39,10 +39,21 @@
 static __typeof__(stack_trace_save_regs) *stp_uw_save_regs_fn;
 
 static void stp_uw_defer_exit(void);	/* stap-unwind/udefer.h */
+static void stp_uw_tsnap_init(void);	/* stap-unwind/snapshot.h */
+static void stp_uw_tsnap_exit(void);
+
+/* The stack code's work still running after the probes: snapshots
+ * (printing through the deferred path's machinery) first. */
+static void stp_uw_stack_done(void)
+{
+	stp_uw_tsnap_exit();
+	stp_uw_defer_exit();
+}
 
 static int _stp_init_stack(void)
 {
-	stp_uw_vma_done_hook = stp_uw_defer_exit;
+	stp_uw_tsnap_init();
+	stp_uw_vma_done_hook = stp_uw_stack_done;
 	stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
 	dbug_unwind(1, "stack_trace_save_regs at %lx\n",
 		    (unsigned long)stp_uw_save_regs_fn);
@@ -363,5 +374,6 @@ static void _stp_stack_user_sprint(char *str, int size, struct context *c,
 
 #include "stap-unwind/ustop.h"
 #include "stap-unwind/udefer.h"
+#include "stap-unwind/snapshot.h"
 
 #endif /* _STACK_C_ */

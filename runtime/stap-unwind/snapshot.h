@@ -1,0 +1,666 @@
+/* stap-unwind: every thread's stack at one instant, without stopping
+ * anyone (tapset/ustack_snapshot.stp).
+ *
+ * A probe asks (stp_uw_tsnap_request: no sleeping, no allocation, NMI
+ * safe); an irq_work hands the request to a kernel worker, which may
+ * sleep.  The worker
+ *   1. takes a reference on every thread of the process (or of every
+ *      process), at most STP_UW_TSNAP_THREADS of them: the rest are
+ *      counted as dropped;
+ *   2. reads each thread, as it finds it:
+ *      - running on another CPU: an IPI to that CPU unwinds it there, in
+ *        interrupt context, from the registers it was interrupted at
+ *        (user mode: all of them) or, in the kernel, from those saved at
+ *        kernel entry (entry_x86.h decides which are valid), with the same
+ *        no-fault reads as a probe;
+ *      - not running (blocked, runnable, stopped): from the registers saved
+ *        at its kernel entry, task_pt_regs(), with its address space taken
+ *        up by the worker (kthread_use_mm), so that the unwinder's no-fault
+ *        reads read that process's memory.  Nothing is faulted in; a page
+ *        not resident stops the stack with memory_unreadable, as in a probe.
+ *        If the thread ran while it was read (its context switch count
+ *        moved), it is read once more, and marked if it ran again;
+ *      and its kernel stack (stack_trace_save_tsk(), or the interrupted
+ *      registers' for a thread running in the kernel);
+ *   3. prints the records (the worker again takes up each process's
+ *      address space, so that frames are named from the objects' own
+ *      headers too), in one of three forms:
+ *      threads: per thread, a header, kernel frames, the boundary line of
+ *               print_kubacktrace(), user frames and the stop reason;
+ *      grouped: threads of one process with the same user stack, once,
+ *               with their count and thread ids (pstack | sort | uniq -c);
+ *      folded:  "comm;outer;...;inner COUNT" lines (flame graph tools);
+ *      raw:     the threads form with user frames as "[PATH+0xFOFF]
+ *               {buildid=HEX bias=0xHEX}", for stap-unwind-symbolize,
+ *               later or on another machine;
+ *      and a summary line that counts every thread: read, exited before
+ *      it could be read, dropped.
+ * Nobody is stopped or signalled: the reads of a thread that is not running
+ * race with nothing but its own wake-up, which the switch count detects.
+ *
+ * Bounds: one snapshot at a time (a request while one runs is refused: 0);
+ * STP_UW_TSNAP_THREADS records of struct stp_uw_tsnap_rec (about 400 bytes
+ * with MAXBACKTRACE 20), allocated by the worker for the snapshot and freed
+ * after it; each user walk is a probe's walk (MAXBACKTRACE frames, the work
+ * budget).  Module exit cancels a queued request and waits for a running
+ * worker, which stops at its next thread.
+ */
+#ifndef STP_UW_TSNAPSHOT_H
+#define STP_UW_TSNAPSHOT_H
+
+#include <linux/irq_work.h>
+#include <linux/kthread.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+#include <linux/sort.h>
+#include <linux/stacktrace.h>
+#include <linux/workqueue.h>
+#include <asm/unwind.h>
+
+#ifndef STP_UW_TSNAP_THREADS
+#define STP_UW_TSNAP_THREADS	4096
+#endif
+#define STP_UW_TSNAP_KFRAMES	24
+
+enum stp_uw_tsnap_form {
+	STP_UW_TSNAP_THREADS_FORM,
+	STP_UW_TSNAP_GROUPED,
+	STP_UW_TSNAP_FOLDED,
+	STP_UW_TSNAP_RAW,
+};
+
+/* How a thread was read. */
+enum stp_uw_tsnap_how {
+	STP_UW_TSNAP_UNREAD,	/* not yet */
+	STP_UW_TSNAP_IPI,	/* running: on its CPU, by an IPI */
+	STP_UW_TSNAP_SAVED,	/* not running: its saved registers */
+	STP_UW_TSNAP_EXITED,	/* gone (no mm) before it could be read */
+	STP_UW_TSNAP_BUSY,	/* its CPU's SystemTap context was in use */
+};
+
+struct stp_uw_tsnap_rec {
+	struct task_struct *task;	/* referenced until printed */
+	pid_t tgid, tid;
+	char comm[TASK_COMM_LEN];
+	u8 how;			/* enum stp_uw_tsnap_how */
+	u8 compat;
+	u8 ran;			/* ran while it was read (twice) */
+	char state;		/* task_state_to_char() */
+	int cpu;		/* running on it; -1: not running */
+	u32 ipi_ns;		/* how long the IPI held the thread */
+	long syscall;		/* in this system call; -1: none */
+	unsigned kdepth, udepth;
+	unsigned long kpc[STP_UW_TSNAP_KFRAMES];
+	unsigned long upc[MAXBACKTRACE];
+	struct stp_uw_stop_info stop;
+};
+
+struct stp_uw_tsnap {
+	struct irq_work irq_work;
+	struct work_struct work;
+	atomic_t busy;		/* a request is queued or its worker runs */
+	atomic_t closing;	/* module exit */
+	unsigned long seq;	/* the request's number */
+	pid_t pid;		/* 0: every process */
+	int form;
+	char what[24];		/* "pid N", "every process" */
+	atomic_long_t done;	/* number of the last snapshot finished */
+	struct stp_uw_tsnap_rec *recs;
+	unsigned nrecs;
+	struct stp_uw_mapping map;	/* raw form: off the kernel stack */
+	char name[160];			/* folded form: one frame's name */
+};
+
+static struct stp_uw_tsnap stp_uw_tsnap;
+static atomic_long_t stp_uw_tsnap_seq = ATOMIC_LONG_INIT(0);
+
+/* What a snapshot counted, for its summary line. */
+struct stp_uw_tsnap_counts {
+	unsigned threads, procs, ipi, saved, exited, busy, ran, dropped;
+	u32 ipi_max_ns;		/* the longest any thread was held */
+	u64 start_ns, end_ns;	/* ktime_get_ns() around the reads */
+};
+
+/* ------------------------------------------------------------------ */
+/* Reading one thread                                                  */
+
+/* Walk rec's user stack from regs (kernel entry registers, or the
+ * interrupted user registers: probe_in_user_mode), with rec->task's memory
+ * the current address space; c held. */
+static void stp_uw_tsnap_walk(struct context *c, struct stp_uw_tsnap_rec *rec,
+			     struct pt_regs *regs, int probe_in_user_mode)
+{
+	struct task_struct *t = rec->task;
+	enum stp_uw_entry entry = stp_uw_classify_entry(t, regs,
+							probe_in_user_mode);
+	struct uw_regs r;
+
+	rec->compat = _stp_is_compat_task2(t);
+	rec->syscall = -1;
+	if (entry == STP_UW_ENTRY_SYSCALL64 || entry == STP_UW_ENTRY_INT80
+	    || entry == STP_UW_ENTRY_VSYSCALL32)
+		rec->syscall = (long)regs->orig_ax;
+	stp_uw_entry_regs(&r, rec->compat ? UW_ARCH_I386 : UW_ARCH_X86_64,
+			  entry, regs);
+	rec->udepth = stp_uw_user_walk(c, t, rec->compat, entry, &r, rec->upc,
+				       MAXBACKTRACE, &rec->stop);
+}
+
+/* The registers the IPI interrupted: the first entry frame below this
+ * handler on the kernel stack.  x86's call-function IPI does not publish
+ * them through get_irq_regs(), which only some interrupts set. */
+static struct pt_regs *stp_uw_tsnap_irq_regs(void)
+{
+	struct unwind_state state;
+	struct pt_regs *regs;
+	unsigned n;
+
+	for (n = 0, unwind_start(&state, current, NULL, NULL);
+	     n < 64 && !unwind_done(&state);
+	     n++, unwind_next_frame(&state)) {	/* bound: 64 frames */
+		regs = unwind_get_entry_regs(&state, NULL);
+		if (regs)
+			return regs;
+	}
+	return NULL;
+}
+
+/* On the CPU the thread runs on, in interrupt context. */
+static void stp_uw_tsnap_ipi(void *info)
+{
+	struct stp_uw_tsnap_rec *rec = info;
+	u64 start = ktime_get_ns();
+	struct pt_regs *regs;
+	struct context *c;
+
+	if (current != rec->task)
+		return;		/* it left: rec->how stays unread */
+	c = _stp_runtime_entryfn_get_context();
+	if (!c) {
+		rec->how = STP_UW_TSNAP_BUSY;
+		return;
+	}
+	rec->cpu = smp_processor_id();
+	regs = stp_uw_tsnap_irq_regs();
+	if (regs && user_mode(regs)) {
+		/* In user code: all its registers, and no kernel stack of
+		 * its own. */
+		rec->kdepth = 0;
+		stp_uw_tsnap_walk(c, rec, regs, 1);
+	} else {
+		/* In the kernel: its kernel stack from where the IPI came,
+		 * its user stack from its kernel entry. */
+		rec->kdepth = regs && stp_uw_save_regs_fn
+			? stp_uw_save_regs_fn(regs, rec->kpc,
+					      STP_UW_TSNAP_KFRAMES, 0)
+			: 0;
+		stp_uw_tsnap_walk(c, rec, task_pt_regs(current), 0);
+	}
+	rec->how = STP_UW_TSNAP_IPI;
+	_stp_runtime_entryfn_put_context(c);
+	rec->ipi_ns = (u32)min_t(u64, ktime_get_ns() - start, U32_MAX);
+}
+
+/* A thread that is not running, with its mm taken up (process context). */
+static void stp_uw_tsnap_saved(struct stp_uw_tsnap_rec *rec)
+{
+	struct task_struct *t = rec->task;
+	struct context *c = _stp_runtime_entryfn_get_context();
+
+	if (!c) {
+		rec->how = STP_UW_TSNAP_BUSY;
+		return;
+	}
+	rec->cpu = -1;
+	rec->kdepth = stack_trace_save_tsk(t, rec->kpc, STP_UW_TSNAP_KFRAMES, 0);
+	stp_uw_tsnap_walk(c, rec, task_pt_regs(t), 0);
+	rec->how = STP_UW_TSNAP_SAVED;
+	_stp_runtime_entryfn_put_context(c);
+}
+
+static unsigned long stp_uw_tsnap_switches(struct task_struct *t)
+{
+	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
+}
+
+/* Read one thread (the worker, process context). */
+static void stp_uw_tsnap_read(struct stp_uw_tsnap_rec *rec)
+{
+	struct task_struct *t = rec->task;
+	struct mm_struct *mm;
+	unsigned tries;
+
+	rec->state = task_state_to_char(t);
+	for (tries = 0; tries < 2; tries++) {	/* bound: one reread */
+		unsigned long sw = stp_uw_tsnap_switches(t);
+		int cpu = task_cpu(t);
+
+		if (READ_ONCE(t->on_cpu) && cpu != raw_smp_processor_id()) {
+			rec->how = STP_UW_TSNAP_UNREAD;
+			smp_call_function_single(cpu, stp_uw_tsnap_ipi, rec, 1);
+			if (rec->how != STP_UW_TSNAP_UNREAD)
+				return;
+			/* It left that CPU before the IPI came: read it
+			 * from its saved registers. */
+		}
+		mm = get_task_mm(t);
+		if (!mm || (t->flags & PF_EXITING)) {
+			if (mm)
+				mmput(mm);
+			rec->how = STP_UW_TSNAP_EXITED;
+			return;
+		}
+		kthread_use_mm(mm);
+		stp_uw_tsnap_saved(rec);
+		kthread_unuse_mm(mm);
+		mmput(mm);
+		rec->ran = stp_uw_tsnap_switches(t) != sw || READ_ONCE(t->on_cpu);
+		if (!rec->ran || rec->how != STP_UW_TSNAP_SAVED)
+			return;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Printing                                                            */
+
+#define STP_UW_TSNAP_FLAGS	_STP_SYM_FULL
+
+static const char *stp_uw_tsnap_state_name(const struct stp_uw_tsnap_rec *rec)
+{
+	switch (rec->state) {
+	case 'R': return rec->cpu >= 0 ? "running" : "runnable";
+	case 'S': return "sleeping";
+	case 'D': return "uninterruptible";
+	case 'T': return "stopped";
+	case 't': return "traced";
+	case 'Z': return "zombie";
+	case 'X': return "dead";
+	case 'I': return "idle";
+	default: return "other";
+	}
+}
+
+/* "<thread TID of COMM[PID] ABI STATE...>" */
+static void stp_uw_tsnap_print_header(const struct stp_uw_tsnap_rec *rec)
+{
+	_stp_printf("<thread %d of %s[%d] %s %s", rec->tid, rec->comm,
+		    rec->tgid, rec->compat ? "i386" : "x86_64",
+		    stp_uw_tsnap_state_name(rec));
+	if (rec->cpu >= 0)
+		_stp_printf(" on cpu %d", rec->cpu);
+	if (rec->syscall >= 0)
+		_stp_printf(" in syscall %ld", rec->syscall);
+	if (rec->how == STP_UW_TSNAP_IPI)
+		_stp_print(" read by ipi");
+	if (rec->ran)
+		_stp_print(" (ran while read: frames may mix two moments)");
+	_stp_print(">\n");
+}
+
+/* A user frame as stap-unwind-symbolize's raw form names it. */
+static void stp_uw_tsnap_print_raw(struct context *c, struct task_struct *t,
+				  unsigned long pc, int caller)
+{
+	struct stp_uw_mapping *m = &stp_uw_tsnap.map;
+	unsigned i;
+
+	if (stp_uw_vma_find(t, pc, m) != 0) {
+		_stp_print_addr(pc, caller ? STP_UW_TSNAP_FLAGS | STP_UW_SYM_CALLER
+				: STP_UW_TSNAP_FLAGS, t, c);
+		return;
+	}
+	_stp_printf(" 0x%lx : [%s+0x%lx] {buildid=", pc, m->path,
+		    pc - m->start + m->pgoff);
+	for (i = 0; i < m->build_id_len && i < STP_UW_BUILD_ID_MAX; i++)
+		_stp_printf("%02x", m->build_id[i]);
+	_stp_printf(" bias=0x%lx}\n", m->bias_known ? m->bias : 0UL);
+}
+
+static void stp_uw_tsnap_print_user(struct context *c,
+				   const struct stp_uw_tsnap_rec *rec, int raw)
+{
+	unsigned n;
+
+	for (n = 0; n < rec->udepth; n++) {	/* bound: MAXBACKTRACE */
+		if (raw)
+			stp_uw_tsnap_print_raw(c, rec->task, rec->upc[n], n > 0);
+		else
+			_stp_print_addr(rec->upc[n], n ? STP_UW_TSNAP_FLAGS
+					| STP_UW_SYM_CALLER : STP_UW_TSNAP_FLAGS,
+					rec->task, c);
+	}
+	/* Always: a snapshot's stacks say why they end. */
+	{
+		char buf[384];
+
+		stp_uw_stop_format(buf, sizeof(buf), &rec->stop);
+		_stp_printf(" <stop: %s>\n", buf);
+	}
+}
+
+/* One thread: header, kernel frames, boundary, user frames, stop. */
+static void stp_uw_tsnap_print_thread(struct context *c,
+				     const struct stp_uw_tsnap_rec *rec, int raw)
+{
+	int kflags = STP_UW_TSNAP_FLAGS;
+	unsigned n;
+
+#ifndef CONFIG_FRAME_POINTER
+	kflags |= _STP_SYM_INEXACT;	/* as stack.c marks kernel frames */
+#endif
+	stp_uw_tsnap_print_header(rec);
+	switch (rec->how) {
+	case STP_UW_TSNAP_EXITED:
+		_stp_print(" <exited before it could be read>\n");
+		return;
+	case STP_UW_TSNAP_BUSY:
+		_stp_print(" <not read: a probe was running on its cpu>\n");
+		return;
+	case STP_UW_TSNAP_UNREAD:
+		_stp_print(" <not read: the module is unloading>\n");
+		return;
+	}
+	for (n = 0; n < rec->kdepth; n++)	/* bound: STP_UW_TSNAP_KFRAMES */
+		_stp_print_addr(rec->kpc[n], kflags, NULL, c);
+	_stp_printf(" %s\n", STP_UW_KU_MARKER);
+	stp_uw_tsnap_print_user(c, rec, raw);
+}
+
+/* Grouping: by process, then user stack. */
+static int stp_uw_tsnap_cmp(const void *a, const void *b)
+{
+	const struct stp_uw_tsnap_rec *x = a, *y = b;
+	unsigned n;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->how != y->how)
+		return x->how < y->how ? -1 : 1;
+	if (x->udepth != y->udepth)
+		return x->udepth < y->udepth ? -1 : 1;
+	for (n = 0; n < x->udepth; n++)		/* bound: MAXBACKTRACE */
+		if (x->upc[n] != y->upc[n])
+			return x->upc[n] < y->upc[n] ? -1 : 1;
+	if (x->stop.reason != y->stop.reason)
+		return x->stop.reason < y->stop.reason ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int stp_uw_tsnap_same(const struct stp_uw_tsnap_rec *x,
+			    const struct stp_uw_tsnap_rec *y)
+{
+	return x->tgid == y->tgid && x->how == y->how && x->udepth == y->udepth
+		&& x->stop.reason == y->stop.reason
+		&& !memcmp(x->upc, y->upc, x->udepth * sizeof(x->upc[0]));
+}
+
+/* "comm;outer;...;inner COUNT" */
+static void stp_uw_tsnap_print_folded(struct context *c,
+				     const struct stp_uw_tsnap_rec *rec,
+				     unsigned count)
+{
+	char *name = stp_uw_tsnap.name;
+	unsigned n;
+
+	_stp_printf("%s", rec->comm);
+	for (n = rec->udepth; n-- > 0;) {	/* bound: MAXBACKTRACE */
+		stp_uw_snprint_addr(name, sizeof(stp_uw_tsnap.name), rec->upc[n],
+				    _STP_SYM_SYMBOL
+				    | (n ? STP_UW_SYM_CALLER : 0), rec->task, c);
+		_stp_printf(";%s", name);
+	}
+	if (rec->how != STP_UW_TSNAP_IPI && rec->how != STP_UW_TSNAP_SAVED)
+		_stp_print(";[not read]");
+	_stp_printf(" %u\n", count);
+}
+
+/* One group [first, first + count) of identical stacks. */
+static void stp_uw_tsnap_print_group(struct context *c,
+				    const struct stp_uw_tsnap_rec *first,
+				    unsigned count)
+{
+	unsigned i;
+
+	_stp_printf("<%u thread%s of %s[%d]:", count, count == 1 ? "" : "s",
+		    first->comm, first->tgid);
+	for (i = 0; i < count; i++)		/* bound: the group */
+		_stp_printf(" %d", first[i].tid);
+	_stp_print(">\n");
+	if (first->how == STP_UW_TSNAP_EXITED)
+		_stp_print(" <exited before it could be read>\n");
+	else if (first->how != STP_UW_TSNAP_IPI && first->how != STP_UW_TSNAP_SAVED)
+		_stp_print(" <not read>\n");
+	else
+		stp_uw_tsnap_print_user(c, first, 0);
+}
+
+/* Print at most 16 threads or groups of records [i, end) of one process,
+ * with its address space taken up (names from the objects' own headers
+ * too): no CPU is held long, and the transport gets them a few at a time.
+ * Returns the first record not printed. */
+static unsigned stp_uw_tsnap_print_some(struct stp_uw_tsnap *s, unsigned i,
+				       unsigned end)
+{
+	int grouping = s->form == STP_UW_TSNAP_GROUPED
+		|| s->form == STP_UW_TSNAP_FOLDED;
+	struct context *c;
+	unsigned j, units;
+
+	c = _stp_runtime_entryfn_get_context();
+	if (!c)
+		return end;
+	for (units = 0; i < end && units < 16; units++) {	/* bound: 16 */
+		j = i + 1;
+		while (grouping && j < end
+		       && stp_uw_tsnap_same(&s->recs[i], &s->recs[j]))
+			j++;		/* bound: end */
+		if (s->form == STP_UW_TSNAP_GROUPED)
+			stp_uw_tsnap_print_group(c, &s->recs[i], j - i);
+		else if (s->form == STP_UW_TSNAP_FOLDED)
+			stp_uw_tsnap_print_folded(c, &s->recs[i], j - i);
+		else
+			stp_uw_tsnap_print_thread(c, &s->recs[i],
+						 s->form == STP_UW_TSNAP_RAW);
+		i = j;
+	}
+	_stp_print_flush();
+	_stp_runtime_entryfn_put_context(c);
+	return i;
+}
+
+/* Every record, process by process (records are in process order). */
+static void stp_uw_tsnap_print(struct stp_uw_tsnap *s)
+{
+	unsigned i = 0, end;
+
+	while (i < s->nrecs && !atomic_read(&s->closing)) {	/* bound: nrecs */
+		struct mm_struct *mm;
+
+		for (end = i + 1; end < s->nrecs
+		     && s->recs[end].tgid == s->recs[i].tgid; end++)
+			;		/* bound: nrecs */
+		mm = get_task_mm(s->recs[i].task);
+		if (mm)
+			kthread_use_mm(mm);
+		while (i < end)		/* bound: each call prints >= 1 */
+			i = stp_uw_tsnap_print_some(s, i, end);
+		if (mm) {
+			kthread_unuse_mm(mm);
+			mmput(mm);
+		}
+		cond_resched();
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The worker                                                          */
+
+/* Take a reference on every thread of the request's process(es), in
+ * process order; the rest are counted.  Returns -ESRCH if the pid names
+ * no process. */
+static int stp_uw_tsnap_collect(struct stp_uw_tsnap *s,
+			       struct stp_uw_tsnap_counts *n)
+{
+	struct task_struct *p, *t;
+	pid_t last = 0;
+
+	rcu_read_lock();
+	if (s->pid) {
+		p = pid_task(find_vpid(s->pid), PIDTYPE_PID);
+		if (!p || (p->flags & PF_KTHREAD)) {
+			rcu_read_unlock();
+			return -ESRCH;
+		}
+		p = p->group_leader;
+		for_each_thread(p, t) {		/* bound: the process's threads */
+			if (s->nrecs >= STP_UW_TSNAP_THREADS) {
+				n->dropped++;
+				continue;
+			}
+			get_task_struct(t);
+			s->recs[s->nrecs++].task = t;
+		}
+	} else {
+		for_each_process_thread(p, t) {	/* bound: every thread */
+			if ((t->flags & PF_KTHREAD) || !t->mm)
+				continue;	/* no user stack */
+			if (s->nrecs >= STP_UW_TSNAP_THREADS) {
+				n->dropped++;
+				continue;
+			}
+			get_task_struct(t);
+			s->recs[s->nrecs++].task = t;
+		}
+	}
+	rcu_read_unlock();
+	for (; n->threads < s->nrecs; n->threads++) {	/* bound: nrecs */
+		struct stp_uw_tsnap_rec *rec = &s->recs[n->threads];
+
+		rec->tid = task_pid_nr(rec->task);
+		rec->tgid = task_tgid_nr(rec->task);
+		get_task_comm(rec->comm, rec->task);
+		if (rec->tgid != last)
+			n->procs++;
+		last = rec->tgid;
+	}
+	return 0;
+}
+
+static void stp_uw_tsnap_work_fn(struct work_struct *work)
+{
+	struct stp_uw_tsnap *s = container_of(work, struct stp_uw_tsnap, work);
+	struct stp_uw_tsnap_counts n = {};
+	struct context *c;
+	unsigned i;
+	int rc;
+
+	s->nrecs = 0;
+	s->recs = kvcalloc(STP_UW_TSNAP_THREADS, sizeof(*s->recs), GFP_KERNEL);
+	rc = s->recs ? stp_uw_tsnap_collect(s, &n) : -ENOMEM;
+	n.start_ns = ktime_get_ns();
+	for (i = 0; rc == 0 && i < s->nrecs; i++) {	/* bound: nrecs */
+		struct stp_uw_tsnap_rec *rec = &s->recs[i];
+
+		if (atomic_read(&s->closing))
+			break;
+		stp_uw_tsnap_read(rec);
+		n.ipi += rec->how == STP_UW_TSNAP_IPI;
+		n.saved += rec->how == STP_UW_TSNAP_SAVED;
+		n.exited += rec->how == STP_UW_TSNAP_EXITED;
+		n.busy += rec->how == STP_UW_TSNAP_BUSY;
+		n.ran += rec->ran;
+		n.ipi_max_ns = max(n.ipi_max_ns, rec->ipi_ns);
+	}
+	n.end_ns = ktime_get_ns();
+	if (rc == 0 && !atomic_read(&s->closing)) {
+		if (s->form == STP_UW_TSNAP_GROUPED || s->form == STP_UW_TSNAP_FOLDED)
+			sort(s->recs, s->nrecs, sizeof(*s->recs),
+			     stp_uw_tsnap_cmp, NULL);
+		stp_uw_tsnap_print(s);
+	}
+	c = atomic_read(&s->closing) ? NULL : _stp_runtime_entryfn_get_context();
+	if (c) {
+		if (rc == -ESRCH)
+			_stp_printf("<snapshot #%lu: no process %d>\n", s->seq,
+				    s->pid);
+		else if (rc)
+			_stp_printf("<snapshot #%lu: no memory for %u records>\n",
+				    s->seq, (unsigned)STP_UW_TSNAP_THREADS);
+		else
+			_stp_printf("<snapshot #%lu of %s: %u threads in %u "
+				    "processes, %u by ipi (longest %u ns), %u from saved registers, "
+				    "%u ran while read, %u exited first, %u busy, "
+				    "%u dropped (room for %u); read in %llu us "
+				    "(monotonic %llu to %llu ns)>\n",
+				    s->seq, s->what, n.threads, n.procs, n.ipi,
+				    n.ipi_max_ns, n.saved,
+				    n.ran, n.exited, n.busy, n.dropped,
+				    (unsigned)STP_UW_TSNAP_THREADS,
+				    (n.end_ns - n.start_ns) / 1000,
+				    n.start_ns, n.end_ns);
+		_stp_print_flush();
+		_stp_runtime_entryfn_put_context(c);
+	}
+	for (i = 0; s->recs && i < s->nrecs; i++)	/* bound: nrecs */
+		put_task_struct(s->recs[i].task);
+	kvfree(s->recs);
+	s->recs = NULL;
+	atomic_long_set(&s->done, s->seq);
+	smp_mb__before_atomic();
+	atomic_set(&s->busy, 0);
+}
+
+static void stp_uw_tsnap_irq_work_fn(struct irq_work *iw)
+{
+	struct stp_uw_tsnap *s = container_of(iw, struct stp_uw_tsnap, irq_work);
+
+	if (atomic_read(&s->closing)) {
+		atomic_set(&s->busy, 0);
+		return;
+	}
+	queue_work(system_unbound_wq, &s->work);
+}
+
+/* In any context: ask for a snapshot of pid's threads (0: every process),
+ * printed in form.  Returns its number, or 0 if one is under way (or the
+ * module is unloading). */
+static unsigned long stp_uw_tsnap_request(pid_t pid, int form)
+{
+	struct stp_uw_tsnap *s = &stp_uw_tsnap;
+
+	if (atomic_read(&s->closing) || !s->irq_work.func
+	    || atomic_cmpxchg(&s->busy, 0, 1) != 0)
+		return 0;
+	s->pid = pid;
+	s->form = form;
+	if (pid)
+		snprintf(s->what, sizeof(s->what), "pid %d", pid);
+	else
+		strscpy(s->what, "every process", sizeof(s->what));
+	s->seq = (unsigned long)atomic_long_inc_return(&stp_uw_tsnap_seq);
+	irq_work_queue(&s->irq_work);
+	return s->seq;
+}
+
+static void stp_uw_tsnap_init(void)
+{
+	init_irq_work(&stp_uw_tsnap.irq_work, stp_uw_tsnap_irq_work_fn);
+	INIT_WORK(&stp_uw_tsnap.work, stp_uw_tsnap_work_fn);
+}
+
+/* Module exit, after every probe is unregistered. */
+static void stp_uw_tsnap_exit(void)
+{
+	struct stp_uw_tsnap *s = &stp_uw_tsnap;
+
+	if (!s->irq_work.func)
+		return;
+	atomic_set(&s->closing, 1);
+	synchronize_rcu();	/* probe handlers still running */
+	irq_work_sync(&s->irq_work);
+	if (cancel_work_sync(&s->work))
+		atomic_set(&s->busy, 0);	/* queued, never ran */
+}
+
+#endif /* STP_UW_TSNAPSHOT_H */
