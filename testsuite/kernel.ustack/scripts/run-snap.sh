@@ -1,0 +1,62 @@
+#!/bin/sh
+# For snapshot.stp (kernel.ustack/snapshot.exp), in the guest: for each ABI
+# in turn, a snapthreads process of NTHREADS threads (NSPIN spinning), then
+#   kill -0 PID   three times: snapshots in the threads, grouped and folded
+#                 forms (snapshot.stp takes each kill -0 of this shell as
+#                 a request, and touches /tmp/snapdone-N when #N is printed);
+#   eu-stack -p PID, which stops the process, bracketed by the monotonic
+#                 clock;
+#   quit          the program's stall and spin report.
+# Then kill -0 of a pid that does not exist.  Everything the test reads
+# goes to /tmp/snap-ABI.out, /tmp/snap-ABI.eu and /tmp/snap-times.
+b=/src/testsuite/kernel.ustack/build
+nthreads=${1:-1000}
+nspin=${2:-1}
+seq=0
+rm -f /tmp/snapdone-* /tmp/snap-times
+
+die() { echo "run-snap: $*" >&2; exit 1; }
+
+# Ask for a snapshot of $1 and wait (at most 300 s) until it is printed.
+snap() {
+	seq=$((seq + 1))
+	kill -0 "$1" 2>/dev/null
+	i=0
+	while [ ! -e /tmp/snapdone-$seq ]; do	# bound: 3000 polls
+		i=$((i + 1))
+		[ $i -le 3000 ] || die "snapshot #$seq of $1 never finished"
+		sleep 0.1
+	done
+}
+
+for abi in m64 m32; do
+	fifo=/tmp/snap-$abi.fifo
+	out=/tmp/snap-$abi.out
+	rm -f $fifo && mkfifo $fifo || die "mkfifo $fifo"
+	$b/snapthreads-$abi run $nthreads $nspin $fifo >$out 2>&1 &
+	pid=$!
+	i=0
+	until grep -q '^ready ' $out; do	# bound: 1200 polls
+		i=$((i + 1))
+		[ -d /proc/$pid ] || die "snapthreads-$abi died: $(cat $out)"
+		[ $i -le 1200 ] || die "snapthreads-$abi not ready in 120 s"
+		sleep 0.1
+	done
+	exec 3>$fifo		# main's open() returns; it blocks in read()
+	sleep 1
+	snap $pid
+	snap $pid
+	snap $pid
+	t0=$($b/snapthreads-$abi now)
+	eu-stack -p $pid >/tmp/snap-$abi.eu 2>&1
+	t1=$($b/snapthreads-$abi now)
+	echo "eu-stack $abi $t0 $t1" >>/tmp/snap-times
+	echo quit >&3
+	exec 3>&-
+	wait $pid || die "snapthreads-$abi exited with $?"
+done
+# A pid that names no process (the kill fails; the probe sees it).
+nopid=999999
+while [ -d /proc/$nopid ]; do nopid=$((nopid - 1)); done	# bound: pids
+snap $nopid
+echo "nopid $nopid" >>/tmp/snap-times
