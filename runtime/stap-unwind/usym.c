@@ -623,17 +623,30 @@ static struct _stp_module *stp_uw_umod_lookup(unsigned long addr,
 #define STP_UW_USYM_NAME	1	/* an honest symbol */
 #define STP_UW_USYM_FOFF	2	/* the file offset, also if named */
 #define STP_UW_USYM_BUILDID	4	/* the build-id */
+#define STP_UW_USYM_COMPAT	8	/* (not a want) a 32-bit process */
+
+/* The name cache's key of lookup in the object at base: a caller's name
+ * (lookup = addr - 1) may be a symbol starting at addr, not the same
+ * answer as for lookup itself. */
+static inline unsigned long stp_uw_usym_ckey(unsigned long base,
+					     unsigned long addr,
+					     unsigned long lookup)
+{
+	return (lookup - base) << 1 | (lookup != addr);
+}
 
 /* The rest of stp_uw_usym_lookup from the object's own headers in the
- * current process's memory: the file offset, the build-id (want_bid) and
- * the name from its .dynsym (want_name), with the CPU's scratch. */
-static void stp_uw_usym_from_elf(struct stp_uw_usym *u,
-				 unsigned long base, int compat,
-				 unsigned long addr,
-				 unsigned long lookup, int want_name,
-				 int want_bid, u64 bid,
-				 unsigned long ckey)
+ * current process's memory: the file offset, the build-id (want has
+ * STP_UW_USYM_BUILDID) and the name from its .dynsym (STP_UW_USYM_NAME),
+ * with the CPU's scratch; STP_UW_USYM_COMPAT in want for a 32-bit
+ * process.  Six arguments: a seventh would be passed on the stack, in
+ * the caller's frame, which is on the naming's deepest chain
+ * (runtime/README.md, "The kernel stack budget"). */
+static void stp_uw_usym_from_elf(struct stp_uw_usym *u, unsigned long base,
+				 unsigned long addr, unsigned long lookup,
+				 int want, u64 bid)
 {
+	int compat = (want & STP_UW_USYM_COMPAT) != 0;
 	struct stp_uw_usym_scratch *s = this_cpu_ptr(stp_uw_usym_scratch);
 	struct stp_uw_uelf *o = &s->o;
 	struct stp_uw_udynsym *ds = &s->ds;
@@ -642,11 +655,11 @@ static void stp_uw_usym_from_elf(struct stp_uw_usym *u,
 		return;
 	if (!u->have_foff && stp_uw_uelf_file_offset(o, addr, &u->foff) == 0)
 		u->have_foff = 1;
-	if (want_bid && !u->build_id_len)
+	if ((want & STP_UW_USYM_BUILDID) && !u->build_id_len)
 		u->build_id_len = stp_uw_uelf_build_id(o, u->build_id,
 						       STP_UW_BUILD_ID_MAX);
 	/* The object's own .dynsym, from memory. */
-	if (!want_name)
+	if (!(want & STP_UW_USYM_NAME))
 		return;
 	if (stp_uw_udynsym_find(o, compat, ds, &s->dyn, &s->syms) != 0)
 		return;		/* not read: nothing to remember */
@@ -655,7 +668,8 @@ static void stp_uw_usym_from_elf(struct stp_uw_usym *u,
 				  sizeof(u->namebuf), &u->sym_start,
 				  &u->sym_size, &u->contains, &s->syms) == 0)
 		u->name = u->namebuf;
-	stp_uw_usym_cache_put(u, bid, base, ckey);
+	stp_uw_usym_cache_put(u, bid, base,
+			      stp_uw_usym_ckey(base, addr, lookup));
 }
 
 /* What is known about user address addr of task; lookup is the address
@@ -676,7 +690,6 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 	int readable = task->mm && task->mm == current->mm, table_complete = 0;
 	int name_done = 0;		/* the name came from the cache */
 	u64 bid = 0;
-	unsigned long ckey;		/* the name cache's key */
 
 	memset(u, 0, offsetof(struct stp_uw_usym, namebuf));
 	u->namebuf[0] = '\0';
@@ -737,21 +750,21 @@ static void stp_uw_usym_lookup(struct task_struct *task, unsigned long addr,
 
 	if (!readable || !have_base)
 		return;
-	/* A caller's name may be a symbol starting at addr: not the same
-	 * answer as for lookup itself. */
-	ckey = (lookup - base) << 1 | (lookup != addr);
 	if ((want & STP_UW_USYM_NAME) && !u->name && !table_complete && u->build_id_len) {
 		bid = stp_uw_bid_hash(u->build_id, u->build_id_len);
-		if (stp_uw_usym_cache_get(u, bid, base, ckey))
+		if (stp_uw_usym_cache_get(u, bid, base,
+					  stp_uw_usym_ckey(base, addr, lookup)))
 			name_done = 1;
 	}
 	if (((want & STP_UW_USYM_NAME) && !u->name && !table_complete && !name_done)
 	    || (!u->have_foff && (!u->name || !u->contains || (want & STP_UW_USYM_FOFF)))
 	    || ((want & STP_UW_USYM_BUILDID) && !u->build_id_len))
-		stp_uw_usym_from_elf(u, base, compat, addr, lookup,
-				     (want & STP_UW_USYM_NAME) && !u->name
-				     && !table_complete && !name_done,
-				     want & STP_UW_USYM_BUILDID, bid, ckey);
+		stp_uw_usym_from_elf(u, base, addr, lookup,
+				     ((want & STP_UW_USYM_NAME) && !u->name
+				      && !table_complete && !name_done
+				      ? STP_UW_USYM_NAME : 0)
+				     | (want & STP_UW_USYM_BUILDID)
+				     | (compat ? STP_UW_USYM_COMPAT : 0), bid);
 }
 
 /* ------------------------------------------------------------------ */
