@@ -29,7 +29,9 @@
  *               print_kubacktrace(), user frames and the stop reason;
  *      grouped: threads of one process with the same user stack, once,
  *               with their count and thread ids (pstack | sort | uniq -c);
- *      folded:  "comm;outer;...;inner COUNT" lines (flame graph tools);
+ *      folded:  "comm;outer;...;inner COUNT" lines (flame graph tools),
+ *               with "[REASON]" as the outermost frame of a stack that
+ *               does not reach its own (depth_limit...);
  *      raw:     the threads form with user frames as "[PATH+0xFOFF]
  *               {buildid=HEX bias=0xHEX}", for stap-unwind-symbolize,
  *               later or on another machine;
@@ -39,7 +41,7 @@
  * race with nothing but its own wake-up, which the switch count detects.
  *
  * Bounds: one snapshot at a time (a request while one runs is refused: 0);
- * STP_UW_TSNAP_THREADS records of struct stp_uw_tsnap_rec (about 400 bytes
+ * STP_UW_TSNAP_THREADS records of struct stp_uw_tsnap_rec (under 500 bytes
  * with MAXBACKTRACE 20), allocated by the worker for the snapshot and freed
  * after it; each user walk is a probe's walk (MAXBACKTRACE frames, the work
  * budget).  Module exit cancels a queued request and waits for a running
@@ -404,6 +406,10 @@ static void stp_uw_tsnap_print_folded(struct context *c,
 	unsigned n;
 
 	_stp_printf("%s", rec->comm);
+	/* A stack that does not reach its outermost frame says why, where
+	 * that frame would be. */
+	if (rec->udepth && rec->stop.reason != UW_STOP_END_OF_STACK)
+		_stp_printf(";[%s]", uw_stop_reason_id(rec->stop.reason));
 	for (n = rec->udepth; n-- > 0;) {	/* bound: MAXBACKTRACE */
 		stp_uw_snprint_addr(name, sizeof(stp_uw_tsnap.name), rec->upc[n],
 				    _STP_SYM_SYMBOL
