@@ -214,7 +214,6 @@ static void stp_uw_tsnap_saved(struct stp_uw_tsnap_rec *rec)
 		rec->how = STP_UW_TSNAP_BUSY;
 		return;
 	}
-	rec->cpu = -1;
 	rec->kdepth = stack_trace_save_tsk(t, rec->kpc, STP_UW_TSNAP_KFRAMES, 0);
 	stp_uw_tsnap_walk(c, rec, task_pt_regs(t), 0);
 	rec->how = STP_UW_TSNAP_SAVED;
@@ -234,6 +233,7 @@ static void stp_uw_tsnap_read(struct stp_uw_tsnap_rec *rec)
 	unsigned tries;
 
 	rec->state = task_state_to_char(t);
+	rec->cpu = -1;		/* the IPI sets it, if it reads the thread */
 	for (tries = 0; tries < 2; tries++) {	/* bound: one reread */
 		unsigned long sw = stp_uw_tsnap_switches(t);
 		int cpu = task_cpu(t);
@@ -505,6 +505,19 @@ static void stp_uw_tsnap_print(struct stp_uw_tsnap *s)
 /* Take a reference on every thread of the request's process(es), in
  * process order; the rest are counted.  Returns -ESRCH if the pid names
  * no process. */
+/* Keep a reference on t if there is room, else count it as dropped. */
+static void stp_uw_tsnap_take(struct stp_uw_tsnap *s,
+			      struct stp_uw_tsnap_counts *n,
+			      struct task_struct *t)
+{
+	if (s->nrecs >= STP_UW_TSNAP_THREADS) {
+		n->dropped++;
+		return;
+	}
+	get_task_struct(t);
+	s->recs[s->nrecs++].task = t;
+}
+
 static int stp_uw_tsnap_collect(struct stp_uw_tsnap *s,
 			       struct stp_uw_tsnap_counts *n)
 {
@@ -519,24 +532,12 @@ static int stp_uw_tsnap_collect(struct stp_uw_tsnap *s,
 			return -ESRCH;
 		}
 		p = p->group_leader;
-		for_each_thread(p, t) {		/* bound: the process's threads */
-			if (s->nrecs >= STP_UW_TSNAP_THREADS) {
-				n->dropped++;
-				continue;
-			}
-			get_task_struct(t);
-			s->recs[s->nrecs++].task = t;
-		}
+		for_each_thread(p, t)		/* bound: the process's threads */
+			stp_uw_tsnap_take(s, n, t);
 	} else {
 		for_each_process_thread(p, t) {	/* bound: every thread */
-			if ((t->flags & PF_KTHREAD) || !t->mm)
-				continue;	/* no user stack */
-			if (s->nrecs >= STP_UW_TSNAP_THREADS) {
-				n->dropped++;
-				continue;
-			}
-			get_task_struct(t);
-			s->recs[s->nrecs++].task = t;
+			if (!(t->flags & PF_KTHREAD) && t->mm)	/* a user stack */
+				stp_uw_tsnap_take(s, n, t);
 		}
 	}
 	rcu_read_unlock();
