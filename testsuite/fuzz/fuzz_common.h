@@ -88,4 +88,26 @@ static int fuzz_unwind(struct uw_cursor *cur, enum uw_arch arch,
 	return 1;
 }
 
+/* Whether two unwinds of one input, with and without the row cache (or
+ * with a cold and a warm one), agree.  Every frame both produced must be
+ * the same, and so must the stop, with one exception: the cache spends
+ * less of the unwind's work budget (cursor->max_work), so the run that
+ * spent more may stop with UW_STOP_WORK_LIMIT before the other does.
+ * Found by this target: the uncached run stopped at its budget after 27
+ * frames of a cycle, the cached one went on to the depth limit. */
+static int fuzz_logs_agree(const struct fuzz_frame_log *a,
+			   const struct fuzz_frame_log *b)
+{
+	const struct fuzz_frame_log *shorter = a->n <= b->n ? a : b;
+
+	for (uint32_t i = 0; i < shorter->n; i++)	/* bound: FUZZ_MAX_FRAMES */
+		if (a->pc[i] != b->pc[i] || a->cfa[i] != b->cfa[i])
+			return 0;
+	if (a->n == b->n && a->reason == b->reason)
+		return a->stop_pc == b->stop_pc && a->stop_addr == b->stop_addr;
+	if (a->reason == UW_STOP_WORK_LIMIT && a->n <= b->n)
+		return 1;
+	return b->reason == UW_STOP_WORK_LIMIT && b->n <= a->n;
+}
+
 #endif /* UW_FUZZ_COMMON_H */

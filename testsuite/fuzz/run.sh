@@ -10,7 +10,8 @@
 # Builds each target with clang (-fsanitize=fuzzer,address,undefined) into
 # $UW_BUILDDIR/testsuite/fuzz (default: the current directory's
 # testsuite/fuzz), generates its seed corpus from real binaries on this
-# machine (nothing fetched, nothing committed), and runs libFuzzer.
+# machine (nothing fetched), adds the inputs in cases/ that once failed
+# (TARGET-WHAT: what the failure taught), and runs libFuzzer.
 # Exit status 0 = no crash, UB, hang (-timeout) or bound violation found by
 # any target.  Crash inputs are left in the work directory as
 # TARGET-crash-* / TARGET-timeout-*, each target's log as fuzz-TARGET.log.
@@ -190,6 +191,10 @@ for t in $targets; do
 	elf) build_target elf "$core/elfmem.c"; elf_seeds
 	     max_len=$((96 + ELF_HEAD + ELF_MAX_TAIL)) ;;
 	esac
+	# Inputs that once failed, kept so every run replays them first.
+	for c in "$here"/cases/"$t"-*; do	# bound: the files in cases/
+		[ -f "$c" ] && cp "$c" "seeds/$t/"
+	done
 	set +e
 	"./fuzz_$t" -max_total_time="$per" -timeout=10 -rss_limit_mb=2048 \
 		-max_len="$max_len" -print_final_stats=1 -artifact_prefix="$t-" \
