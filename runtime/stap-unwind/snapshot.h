@@ -502,9 +502,6 @@ static void stp_uw_tsnap_print(struct stp_uw_tsnap *s)
 /* ------------------------------------------------------------------ */
 /* The worker                                                          */
 
-/* Take a reference on every thread of the request's process(es), in
- * process order; the rest are counted.  Returns -ESRCH if the pid names
- * no process. */
 /* Keep a reference on t if there is room, else count it as dropped. */
 static void stp_uw_tsnap_take(struct stp_uw_tsnap *s,
 			      struct stp_uw_tsnap_counts *n,
@@ -518,6 +515,11 @@ static void stp_uw_tsnap_take(struct stp_uw_tsnap *s,
 	s->recs[s->nrecs++].task = t;
 }
 
+/* Take a reference on every user thread (not a kernel thread) of the
+ * request's process(es), in process order, as room allows.  A thread that
+ * has exited (no mm: a zombie, or the leader of a live thread group that
+ * called pthread_exit) is taken too: its record says it exited, in both
+ * forms of request.  Returns -ESRCH if the pid names no process. */
 static int stp_uw_tsnap_collect(struct stp_uw_tsnap *s,
 			       struct stp_uw_tsnap_counts *n)
 {
@@ -536,7 +538,7 @@ static int stp_uw_tsnap_collect(struct stp_uw_tsnap *s,
 			stp_uw_tsnap_take(s, n, t);
 	} else {
 		for_each_process_thread(p, t) {	/* bound: every thread */
-			if (!(t->flags & PF_KTHREAD) && t->mm)	/* a user stack */
+			if (!(t->flags & PF_KTHREAD))
 				stp_uw_tsnap_take(s, n, t);
 		}
 	}
