@@ -2,7 +2,7 @@
  * so that a kernel-side snapshot of every thread's user stack can be
  * checked against what the program knows.
  *
- *   snapthreads run NTHREADS NSPIN FIFO
+ *   snapthreads run NTHREADS NSPIN FIFO [leader-exits]
  *   snapthreads now
  *
  * `run` starts NTHREADS worker threads (64 KiB stacks, so that 2,000 fit
@@ -24,6 +24,11 @@
  *   7 spin        spin_a -> spin_b -> a user-mode loop counting
  *   8 control     main -> control_loop -> read (open while no writer) of
  *                 FIFO: the main thread itself
+ *   9 control-thread  control_thread -> control_loop -> the same, in a
+ *                 thread of its own: with `leader-exits` only, where the
+ *                 main thread, once it has printed the truth, ends with
+ *                 pthread_exit (the process lives on: a thread group
+ *                 whose leader has exited, as /proc shows it: Z)
  *
  * When every worker is parked (has recorded its tid just before its
  * blocking call or its loop), and 300 ms more, it prints the truth to
@@ -31,6 +36,8 @@
  *
  *   chain K NAME FN_INNER ... FN_OUTER   one per chain, its own functions
  *   thread TID K                         one per thread, the main one too
+ *                                        (unless it exits)
+ *   exited TID                           with leader-exits: the main one
  *   ready PID
  *
  * and reads lines from FIFO.  `quit` stops the spinners and prints
@@ -77,7 +84,7 @@
 
 enum {
 	CH_FUTEX, CH_MUTEX, CH_READ, CH_NANOSLEEP, CH_EPOLL, CH_POLL,
-	CH_SIGHANDLER, CH_SPIN, CH_CONTROL, NCHAINS
+	CH_SIGHANDLER, CH_SPIN, CH_CONTROL, CH_CONTROL_THREAD, NCHAINS
 };
 #define NBLOCKING	(CH_SIGHANDLER + 1)	/* chains 0..6 take the blockers */
 
@@ -106,6 +113,7 @@ static volatile int forever = 1;
 static struct worker *workers;		/* NTHREADS, then main's */
 static struct spinner *spinners;
 static int nthreads, nspin;
+static int leader_exits;		/* main ends; a thread reads FIFO */
 static atomic_int parked;
 static atomic_int quitting;
 
@@ -417,7 +425,18 @@ static NOINLINE void *spin_a(void *arg)
 	return NULL;
 }
 
-/* ---- 8 control: main -> control_loop ---- */
+/* ---- 8 control: main -> control_loop; 9 control_thread -> control_loop ---- */
+
+static atomic_int control_tid;		/* the control thread's, once it runs */
+static NOINLINE void control_loop(const char *fifo);
+
+static NOINLINE void *control_thread(void *fifo)
+{
+	atomic_store_explicit(&control_tid, my_tid(), memory_order_release);
+	control_loop(fifo);
+	NO_TAIL();
+	return NULL;
+}
 
 static const struct {
 	const char *name;
@@ -434,6 +453,8 @@ static const struct {
 			    "handler_b on_usr1 sig_b sig_a" },
 	[CH_SPIN]	= { "spin", spin_a, "spin_b spin_a" },
 	[CH_CONTROL]	= { "control", NULL, "control_loop main" },
+	[CH_CONTROL_THREAD] = { "control-thread", control_thread,
+				"control_loop control_thread" },
 };
 
 static void flush_stdout(void)
@@ -557,7 +578,7 @@ static int parse_int(const char *s, const char *what, int lo, int hi)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: snapthreads run NTHREADS NSPIN FIFO\n"
+	fprintf(stderr, "usage: snapthreads run NTHREADS NSPIN FIFO [leader-exits]\n"
 			"       snapthreads now\n");
 	exit(1);
 }
@@ -608,7 +629,10 @@ int main(int argc, char **argv)
 		flush_stdout();
 		return 0;
 	}
-	if (argc != 5 || strcmp(argv[1], "run") != 0)
+	if (argc < 5 || argc > 6 || strcmp(argv[1], "run") != 0)
+		usage();
+	leader_exits = argc == 6;
+	if (leader_exits && strcmp(argv[5], "leader-exits") != 0)
 		usage();
 	nthreads = parse_int(argv[2], "NTHREADS", 1, MAX_THREADS);
 	nspin = parse_int(argv[3], "NSPIN", 0, nthreads);
@@ -644,10 +668,17 @@ int main(int argc, char **argv)
 			die("posix_memalign (spinners)", rc);
 		memset(spinners, 0, (size_t)nspin * sizeof(*spinners));
 	}
-	workers[nthreads].chain = CH_CONTROL;
+	workers[nthreads].chain = leader_exits ? CH_CONTROL_THREAD : CH_CONTROL;
 	workers[nthreads].tid = my_tid();
 
 	start_workers();
+	if (leader_exits) {
+		pthread_t t;
+
+		rc = pthread_create(&t, NULL, control_thread, (void *)fifo);
+		if (rc)
+			die("pthread_create (control thread)", rc);
+	}
 
 	deadline = now_ns() + PARK_WAIT_NS;
 	/* bound: PARK_WAIT_NS in 10 ms steps */
@@ -662,16 +693,34 @@ int main(int argc, char **argv)
 	}
 	/* Parked is just before the call: let every thread enter it. */
 	sleep_ns(SETTLE_NS);
+	if (leader_exits) {
+		/* bound: PARK_WAIT_NS in 10 ms steps */
+		while (!atomic_load_explicit(&control_tid, memory_order_acquire)) {
+			if (now_ns() > deadline)
+				die("the control thread did not start in 60 s", 0);
+			sleep_ns(10000000);
+		}
+		workers[nthreads].tid = atomic_load(&control_tid);
+	}
 
-	for (int k = 0; k < NCHAINS; k++)	/* bound: NCHAINS */
+	for (int k = 0; k < NCHAINS; k++) {	/* bound: NCHAINS */
+		/* only the control chain that a thread runs */
+		if (k == (leader_exits ? CH_CONTROL : CH_CONTROL_THREAD))
+			continue;
 		printf("chain %d %s %s\n", k, chains[k].name, chains[k].fns);
-	/* The main thread first: its tid is the pid. */
-	printf("thread %d %d\n", (int)workers[nthreads].tid, CH_CONTROL);
+	}
+	/* The control thread first: without leader-exits, main (tid = pid). */
+	printf("thread %d %d\n", (int)workers[nthreads].tid,
+	       workers[nthreads].chain);
+	if (leader_exits)
+		printf("exited %d\n", (int)getpid());
 	for (int i = 0; i < nthreads; i++)	/* bound: NTHREADS */
 		printf("thread %d %d\n", (int)workers[i].tid, workers[i].chain);
 	printf("ready %d\n", (int)getpid());
 	flush_stdout();
 
+	if (leader_exits)
+		pthread_exit(NULL);
 	control_loop(fifo);
 	NO_TAIL();
 	return 0;
