@@ -1,0 +1,48 @@
+#!/bin/sh
+# For bench/snapshot.sh, in the guest: for each N given, a snapthreads
+# process of N threads (none spinning), then
+#   kill -0 PID     one grouped snapshot by bench/snapshot.stp, bracketed
+#                   by the monotonic clock (request to printed);
+#   eu-stack -p PID the same process's every thread, stopped by ptrace,
+#                   bracketed the same way;
+# and prints per N: "ours N T0 T1" and "eu-stack N T0 T1 THREADS", THREADS
+# being the thread records eu-stack printed.
+b=/src/testsuite/kernel.ustack/build
+seq=0
+rm -f /tmp/snapbench-*
+die() { echo "snapshot-guest: $*" >&2; exit 1; }
+
+for n in "$@"; do
+	fifo=/tmp/snapbench.fifo
+	out=/tmp/snapbench-$n.out
+	rm -f $fifo && mkfifo $fifo || die "mkfifo $fifo"
+	$b/snapthreads-m64 run "$n" 0 $fifo >$out 2>&1 &
+	pid=$!
+	i=0
+	until grep -q '^ready ' $out; do	# bound: 6000 polls
+		i=$((i + 1))
+		[ -d /proc/$pid ] || die "snapthreads ($n threads) died: $(tail -3 $out)"
+		[ $i -le 6000 ] || die "snapthreads ($n threads) not ready in 600 s"
+		sleep 0.1
+	done
+	exec 3>$fifo		# main's open() returns; it blocks in read()
+	sleep 1
+	seq=$((seq + 1))
+	t0=$($b/snapthreads-m64 now)
+	kill -0 $pid
+	i=0
+	while [ ! -e /tmp/snapbench-$seq ]; do	# bound: 60000 polls
+		i=$((i + 1))
+		[ $i -le 60000 ] || die "snapshot #$seq never finished"
+		sleep 0.01
+	done
+	t1=$($b/snapthreads-m64 now)
+	echo "ours $n $t0 $t1"
+	t0=$($b/snapthreads-m64 now)
+	eu-stack -p $pid >/tmp/snapbench-$n.eu 2>&1
+	t1=$($b/snapthreads-m64 now)
+	echo "eu-stack $n $t0 $t1 $(grep -c '^TID ' /tmp/snapbench-$n.eu)"
+	echo quit >&3
+	exec 3>&-
+	wait $pid || die "snapthreads ($n threads) exited with $?"
+done
