@@ -95,8 +95,8 @@ static int fuzz_unwind(struct uw_cursor *cur, enum uw_arch arch,
  * spent more may stop with UW_STOP_WORK_LIMIT before the other does.
  * Found by this target: the uncached run stopped at its budget after 27
  * frames of a cycle, the cached one went on to the depth limit. */
-static int fuzz_logs_agree(const struct fuzz_frame_log *a,
-			   const struct fuzz_frame_log *b)
+static inline int fuzz_logs_agree(const struct fuzz_frame_log *a,
+				  const struct fuzz_frame_log *b)
 {
 	const struct fuzz_frame_log *shorter = a->n <= b->n ? a : b;
 
