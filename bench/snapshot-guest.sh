@@ -11,22 +11,11 @@ b=/src/testsuite/kernel.ustack/build
 seq=0
 rm -f /tmp/snapbench-*
 die() { echo "snapshot-guest: $*" >&2; exit 1; }
+. /src/testsuite/kernel.ustack/scripts/snapthreads-start.sh
 
 for n in "$@"; do
 	fifo=/tmp/snapbench.fifo
-	out=/tmp/snapbench-$n.out
-	rm -f $fifo && mkfifo $fifo || die "mkfifo $fifo"
-	$b/snapthreads-m64 run "$n" 0 $fifo >$out 2>&1 &
-	pid=$!
-	i=0
-	until grep -q '^ready ' $out; do	# bound: 6000 polls
-		i=$((i + 1))
-		[ -d /proc/$pid ] || die "snapthreads ($n threads) died: $(tail -3 $out)"
-		[ $i -le 6000 ] || die "snapthreads ($n threads) not ready in 600 s"
-		sleep 0.1
-	done
-	exec 3>$fifo		# main's open() returns; it blocks in read()
-	sleep 1
+	snapthreads_start $b/snapthreads-m64 "$n" 0 $fifo /tmp/snapbench-$n.out 600
 	seq=$((seq + 1))
 	t0=$($b/snapthreads-m64 now)
 	kill -0 $pid

@@ -16,6 +16,7 @@ seq=0
 rm -f /tmp/snapdone-* /tmp/snap-times
 
 die() { echo "run-snap: $*" >&2; exit 1; }
+. "$(dirname "$0")/snapthreads-start.sh"
 
 # Ask for a snapshot of $1 and wait (at most 300 s) until it is printed.
 snap() {
@@ -31,19 +32,7 @@ snap() {
 
 for abi in m64 m32; do
 	fifo=/tmp/snap-$abi.fifo
-	out=/tmp/snap-$abi.out
-	rm -f $fifo && mkfifo $fifo || die "mkfifo $fifo"
-	$b/snapthreads-$abi run $nthreads $nspin $fifo >$out 2>&1 &
-	pid=$!
-	i=0
-	until grep -q '^ready ' $out; do	# bound: 1200 polls
-		i=$((i + 1))
-		[ -d /proc/$pid ] || die "snapthreads-$abi died: $(cat $out)"
-		[ $i -le 1200 ] || die "snapthreads-$abi not ready in 120 s"
-		sleep 0.1
-	done
-	exec 3>$fifo		# main's open() returns; it blocks in read()
-	sleep 1
+	snapthreads_start $b/snapthreads-$abi $nthreads $nspin $fifo /tmp/snap-$abi.out 120
 	snap $pid
 	snap $pid
 	snap $pid
