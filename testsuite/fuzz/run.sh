@@ -193,7 +193,7 @@ for t in $targets; do
 	esac
 	# Inputs that once failed, kept so every run replays them first.
 	for c in "$here"/cases/"$t"-*; do	# bound: the files in cases/
-		[ -f "$c" ] && cp "$c" "seeds/$t/"
+		if [ -f "$c" ]; then cp "$c" "seeds/$t/"; fi
 	done
 	set +e
 	"./fuzz_$t" -max_total_time="$per" -timeout=10 -rss_limit_mb=2048 \
