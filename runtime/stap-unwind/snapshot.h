@@ -3,7 +3,11 @@
  *
  * A probe asks (stp_uw_tsnap_request: no sleeping, no allocation, NMI
  * safe); an irq_work hands the request to a kernel worker, which may
- * sleep.  The worker
+ * sleep.  The worker runs on the CPU whose probe asked (a CPU-intensive
+ * workqueue of our own, bound to that CPU), never on one the scheduler
+ * picks: so the threads running on the other CPUs keep them, and each is
+ * held only for its own walk by the IPI that reads it.  It yields the CPU
+ * between threads.  The worker
  *   1. takes a reference on every thread of the process (or of every
  *      process), at most STP_UW_TSNAP_THREADS of them: the rest are
  *      counted as dropped;
@@ -100,6 +104,7 @@ struct stp_uw_tsnap_rec {
 
 struct stp_uw_tsnap {
 	struct irq_work irq_work;
+	struct workqueue_struct *wq;	/* per-CPU, CPU intensive */
 	struct work_struct work;
 	atomic_t busy;		/* a request is queued or its worker runs */
 	atomic_t closing;	/* module exit */
@@ -120,6 +125,7 @@ static atomic_long_t stp_uw_tsnap_seq = ATOMIC_LONG_INIT(0);
 /* What a snapshot counted, for its summary line. */
 struct stp_uw_tsnap_counts {
 	unsigned threads, procs, ipi, saved, exited, busy, ran, dropped;
+	int cpu;		/* the worker's (bound to it) */
 	u32 ipi_max_ns;		/* the longest any thread was held */
 	u64 start_ns, end_ns;	/* ktime_get_ns() around the reads */
 };
@@ -567,12 +573,14 @@ static void stp_uw_tsnap_work_fn(struct work_struct *work)
 	s->nrecs = 0;
 	s->recs = kvcalloc(STP_UW_TSNAP_THREADS, sizeof(*s->recs), GFP_KERNEL);
 	rc = s->recs ? stp_uw_tsnap_collect(s, &n) : -ENOMEM;
+	n.cpu = raw_smp_processor_id();
 	n.start_ns = ktime_get_ns();
 	for (i = 0; rc == 0 && i < s->nrecs; i++) {	/* bound: nrecs */
 		struct stp_uw_tsnap_rec *rec = &s->recs[i];
 
 		if (atomic_read(&s->closing))
 			break;
+		cond_resched();	/* its own CPU's other tasks */
 		stp_uw_tsnap_read(rec);
 		n.ipi += rec->how == STP_UW_TSNAP_IPI;
 		n.saved += rec->how == STP_UW_TSNAP_SAVED;
@@ -601,13 +609,13 @@ static void stp_uw_tsnap_work_fn(struct work_struct *work)
 				    "processes, %u by ipi (longest %u ns), %u from saved registers, "
 				    "%u ran while read, %u exited first, %u busy, "
 				    "%u dropped (room for %u); read in %llu us "
-				    "(monotonic %llu to %llu ns)>\n",
+				    "(monotonic %llu to %llu ns) on cpu %d>\n",
 				    s->seq, s->what, n.threads, n.procs, n.ipi,
 				    n.ipi_max_ns, n.saved,
 				    n.ran, n.exited, n.busy, n.dropped,
 				    (unsigned)STP_UW_TSNAP_THREADS,
 				    (n.end_ns - n.start_ns) / 1000,
-				    n.start_ns, n.end_ns);
+				    n.start_ns, n.end_ns, n.cpu);
 		_stp_print_flush();
 		_stp_runtime_entryfn_put_context(c);
 	}
@@ -628,7 +636,8 @@ static void stp_uw_tsnap_irq_work_fn(struct irq_work *iw)
 		atomic_set(&s->busy, 0);
 		return;
 	}
-	queue_work(system_unbound_wq, &s->work);
+	/* On this CPU: the one whose probe asked. */
+	queue_work_on(smp_processor_id(), s->wq, &s->work);
 }
 
 /* In any context: ask for a snapshot of pid's threads (0: every process),
@@ -652,10 +661,20 @@ static unsigned long stp_uw_tsnap_request(pid_t pid, int form)
 	return s->seq;
 }
 
-static void stp_uw_tsnap_init(void)
+/* Module init.  WQ_CPU_INTENSIVE: a worker that reads for a second does
+ * not hold up the other work items of its CPU's pool. */
+static int stp_uw_tsnap_init(void)
 {
-	init_irq_work(&stp_uw_tsnap.irq_work, stp_uw_tsnap_irq_work_fn);
-	INIT_WORK(&stp_uw_tsnap.work, stp_uw_tsnap_work_fn);
+	struct stp_uw_tsnap *s = &stp_uw_tsnap;
+
+	s->wq = alloc_workqueue("stap_uw_tsnap", WQ_CPU_INTENSIVE, 1);
+	if (!s->wq) {
+		printk(KERN_ERR "stap-unwind: no workqueue for snapshots\n");
+		return -ENOMEM;
+	}
+	init_irq_work(&s->irq_work, stp_uw_tsnap_irq_work_fn);
+	INIT_WORK(&s->work, stp_uw_tsnap_work_fn);
+	return 0;
 }
 
 /* Module exit, after every probe is unregistered. */
@@ -670,6 +689,8 @@ static void stp_uw_tsnap_exit(void)
 	irq_work_sync(&s->irq_work);
 	if (cancel_work_sync(&s->work))
 		atomic_set(&s->busy, 0);	/* queued, never ran */
+	destroy_workqueue(s->wq);
+	s->wq = NULL;
 }
 
 #endif /* STP_UW_TSNAPSHOT_H */

@@ -39,7 +39,7 @@
 static __typeof__(stack_trace_save_regs) *stp_uw_save_regs_fn;
 
 static void stp_uw_defer_exit(void);	/* stap-unwind/udefer.h */
-static void stp_uw_tsnap_init(void);	/* stap-unwind/snapshot.h */
+static int stp_uw_tsnap_init(void);	/* stap-unwind/snapshot.h */
 static void stp_uw_tsnap_exit(void);
 
 /* The stack code's work still running after the probes: snapshots
@@ -52,7 +52,10 @@ static void stp_uw_stack_done(void)
 
 static int _stp_init_stack(void)
 {
-	stp_uw_tsnap_init();
+	int rc = stp_uw_tsnap_init();
+
+	if (rc)
+		return rc;
 	stp_uw_vma_done_hook = stp_uw_stack_done;
 	stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
 	dbug_unwind(1, "stack_trace_save_regs at %lx\n",
