@@ -16,15 +16,8 @@ die() { echo "snapshot-guest: $*" >&2; exit 1; }
 for n in "$@"; do
 	fifo=/tmp/snapbench.fifo
 	snapthreads_start $b/snapthreads-m64 "$n" 0 $fifo /tmp/snapbench-$n.out 600
-	seq=$((seq + 1))
 	t0=$($b/snapthreads-m64 now)
-	kill -0 $pid
-	i=0
-	while [ ! -e /tmp/snapbench-$seq ]; do	# bound: 60000 polls
-		i=$((i + 1))
-		[ $i -le 60000 ] || die "snapshot #$seq never finished"
-		sleep 0.01
-	done
+	snapthreads_snap $pid /tmp/snapbench 0.01 60000
 	t1=$($b/snapthreads-m64 now)
 	echo "ours $n $t0 $t1"
 	t0=$($b/snapthreads-m64 now)

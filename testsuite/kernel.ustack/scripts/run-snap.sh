@@ -19,16 +19,7 @@ die() { echo "run-snap: $*" >&2; exit 1; }
 . "$(dirname "$0")/snapthreads-start.sh"
 
 # Ask for a snapshot of $1 and wait (at most 300 s) until it is printed.
-snap() {
-	seq=$((seq + 1))
-	kill -0 "$1" 2>/dev/null
-	i=0
-	while [ ! -e /tmp/snapdone-$seq ]; do	# bound: 3000 polls
-		i=$((i + 1))
-		[ $i -le 3000 ] || die "snapshot #$seq of $1 never finished"
-		sleep 0.1
-	done
-}
+snap() { snapthreads_snap "$1" /tmp/snapdone 0.1 3000; }
 
 for abi in m64 m32; do
 	fifo=/tmp/snap-$abi.fifo

@@ -1,5 +1,6 @@
 # Sourced by the scripts that drive progs/snapthreads.c in the guest
-# (scripts/run-snap.sh, bench/snapshot-guest.sh); the caller defines die.
+# (scripts/run-snap.sh, scripts/run-snapstall.sh, bench/snapshot-guest.sh);
+# the caller defines die, and seq (0) if it asks for snapshots.
 #
 # snapthreads_start PROG NTHREADS NSPIN FIFO OUT SECONDS: run PROG (a
 # snapthreads build) in the background with its output in OUT, wait at most
@@ -20,4 +21,19 @@ snapthreads_start() {
 	done
 	exec 3>"$st_fifo"
 	sleep 1
+}
+
+# snapthreads_snap PID DONE INTERVAL POLLS: ask for the next snapshot of PID
+# (seq + 1) with a kill -0, which the caller's stap script takes as a
+# request, and wait until that script touches DONE-SEQ, polling every
+# INTERVAL seconds at most POLLS times.
+snapthreads_snap() {
+	seq=$((seq + 1))
+	kill -0 "$1" 2>/dev/null
+	st_i=0
+	while [ ! -e "$2-$seq" ]; do	# bound: POLLS polls
+		st_i=$((st_i + 1))
+		[ $st_i -le "$4" ] || die "snapshot #$seq of $1 never finished"
+		sleep "$3"
+	done
 }
