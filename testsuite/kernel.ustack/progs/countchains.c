@@ -1,0 +1,108 @@
+/* kernel.ustack/stackcount.exp: getppid() through call chains the program
+ * knows, a known number of times each, for stap-unwind-stackcount.
+ *
+ *   countchains FIFO
+ *
+ * prints its truth:
+ *
+ *   chain K COUNT FN_INNER ... FN_OUTER   one per chain: the functions
+ *                                         from the one that calls getppid
+ *                                         out to main
+ *   ready PID
+ *
+ * then reads lines from FIFO: `go` calls getppid COUNT times through each
+ * chain K and prints `done`; `quit` exits.  The chains call nothing else
+ * that makes a system call between go and done.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chain.h"
+
+#define NCHAINS 6
+
+static volatile long sink;
+
+static NOINLINE void call_getppid(void)
+{
+	sink += getppid();
+	NO_TAIL();
+}
+
+/* Each body differs (its own constant): gcc -O2 folds identical
+ * functions into one (-fipa-icf), whose frames would then all carry one
+ * name. */
+#define STEP(callee, n) do { callee(); sink += (n); NO_TAIL(); } while (0)
+static NOINLINE void a_leaf(void) { STEP(call_getppid, 1); }
+static NOINLINE void a_mid(void) { STEP(a_leaf, 2); }
+static NOINLINE void b_leaf(void) { STEP(call_getppid, 3); }
+static NOINLINE void c_leaf(void) { STEP(call_getppid, 4); }
+static NOINLINE void c_mid(void) { STEP(c_leaf, 5); }
+static NOINLINE void c_top(void) { STEP(c_mid, 6); }
+/* Two chains through the same leaf: only their callers tell them apart. */
+static NOINLINE void shared_leaf(void) { STEP(call_getppid, 7); }
+static NOINLINE void d_top(void) { STEP(shared_leaf, 8); }
+static NOINLINE void e_top(void) { STEP(shared_leaf, 9); }
+static NOINLINE void f_deep4(void) { STEP(call_getppid, 10); }
+static NOINLINE void f_deep3(void) { STEP(f_deep4, 11); }
+static NOINLINE void f_deep2(void) { STEP(f_deep3, 12); }
+static NOINLINE void f_deep1(void) { STEP(f_deep2, 13); }
+
+static const struct {
+	void (*fn)(void);
+	int count;
+	const char *names;	/* inner to outer, up to (not with) run_chains */
+} chains[NCHAINS] = {
+	{ a_mid,  7,  "call_getppid a_leaf a_mid" },
+	{ b_leaf, 13, "call_getppid b_leaf" },
+	{ c_top,  1,  "call_getppid c_leaf c_mid c_top" },
+	{ d_top,  21, "call_getppid shared_leaf d_top" },
+	{ e_top,  5,  "call_getppid shared_leaf e_top" },
+	{ f_deep1, 34, "call_getppid f_deep4 f_deep3 f_deep2 f_deep1" },
+};
+
+static NOINLINE void run_chains(void)
+{
+	for (int k = 0; k < NCHAINS; k++)		/* bound: NCHAINS */
+		for (int i = 0; i < chains[k].count; i++)	/* bound: count */
+			chains[k].fn();
+	NO_TAIL();
+}
+
+int main(int argc, char **argv)
+{
+	char line[64];
+	FILE *f;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: countchains FIFO\n");
+		return 2;
+	}
+	for (int k = 0; k < NCHAINS; k++)		/* bound: NCHAINS */
+		printf("chain %d %d %s run_chains main\n", k, chains[k].count,
+		       chains[k].names);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	/* Each writer opens the FIFO, writes a line and closes it: open it
+	 * again after each end of file. */
+	for (;;) {				/* bound: until quit */
+		f = fopen(argv[1], "r");
+		if (!f) {
+			perror(argv[1]);
+			return 1;
+		}
+		while (fgets(line, sizeof(line), f)) {	/* bound: its lines */
+			if (strcmp(line, "go\n") == 0) {
+				run_chains();
+				printf("done\n");
+				fflush(stdout);
+			} else if (strcmp(line, "quit\n") == 0) {
+				return 0;
+			}
+		}
+		fclose(f);
+	}
+}
