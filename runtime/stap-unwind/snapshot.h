@@ -61,6 +61,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/sort.h>
 #include <linux/stacktrace.h>
+#include <linux/version.h>
 #include <linux/workqueue.h>
 #include <asm/unwind.h>
 
@@ -661,13 +662,23 @@ static unsigned long stp_uw_tsnap_request(pid_t pid, int form)
 	return s->seq;
 }
 
+/* A per-CPU workqueue.  Since 6.17 (include/linux/workqueue.h) a caller
+ * says so with WQ_PERCPU, and newer kernels warn at alloc_workqueue() if
+ * neither it nor WQ_UNBOUND is given; before, per-CPU was the default. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define STP_UW_TSNAP_WQ_PERCPU	WQ_PERCPU
+#else
+#define STP_UW_TSNAP_WQ_PERCPU	0
+#endif
+
 /* Module init.  WQ_CPU_INTENSIVE: a worker that reads for a second does
  * not hold up the other work items of its CPU's pool. */
 static int stp_uw_tsnap_init(void)
 {
 	struct stp_uw_tsnap *s = &stp_uw_tsnap;
 
-	s->wq = alloc_workqueue("stap_uw_tsnap", WQ_CPU_INTENSIVE, 1);
+	s->wq = alloc_workqueue("stap_uw_tsnap",
+				STP_UW_TSNAP_WQ_PERCPU | WQ_CPU_INTENSIVE, 1);
 	if (!s->wq) {
 		printk(KERN_ERR "stap-unwind: no workqueue for snapshots\n");
 		return -ENOMEM;
