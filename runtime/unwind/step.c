@@ -29,6 +29,7 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->ws.cie_next = 0;
 	c->ws.cie_slot = 0;
 	c->cfa = 0;
+	c->frame_cfa = 0;
 	c->depth = 0;
 	c->pc_is_exact = 1;
 	c->how = UW_HOW_NONE;
@@ -130,6 +131,11 @@ UW_API uint64_t uw_cfa(const struct uw_cursor *c)
 	return c->cfa;
 }
 
+UW_API uint64_t uw_frame_cfa(const struct uw_cursor *c)
+{
+	return c->frame_cfa;
+}
+
 UW_API int uw_get_reg(const struct uw_cursor *c, unsigned regno, uint64_t *val)
 {
 	if (!c->ad || regno >= c->ad->nregs ||
@@ -224,11 +230,13 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		return -1;
 	uw_step_trace(c, UW_TR_CFA, cfa, r->cfa_kind != UW_CFA_REG_OFFSET);
 	/* An undefined return address marks the outermost frame (_start,
-	 * thread start). */
-	if (__builtin_expect(!r->has_caller, 0))
-		return uw_fail(c, ra >= ad->nregs ? UW_STOP_BAD_CFI :
-				  UW_STOP_END_OF_STACK,
-			       ra >= ad->nregs ? r->fde_begin : 0);
+	 * thread start), whose CFA still gives its size. */
+	if (__builtin_expect(!r->has_caller, 0)) {
+		if (ra >= ad->nregs)
+			return uw_fail(c, UW_STOP_BAD_CFI, r->fde_begin);
+		c->frame_cfa = cfa;
+		return uw_fail(c, UW_STOP_END_OF_STACK, 0);
+	}
 
 	out->regs = *cur;
 	defined = (cur->defined & r->keep) | r->is_cfa;
@@ -537,6 +545,9 @@ UW_API int uw_step(struct uw_cursor *c)
 	}
 	ra = f->regs.val[ad->ra_reg];
 	if (ra == 0) {
+		/* The outermost frame: its CFA passed the progress check,
+		 * and gives the frame's size. */
+		c->frame_cfa = f->cfa;
 		uw_fail(c, UW_STOP_END_OF_STACK, 0);
 		return uw_step_stopped(c);
 	}

@@ -516,6 +516,10 @@ struct uw_cursor {
 	uint64_t pc;
 	uint64_t cfa;		/* CFA computed by the last step (the CFA of
 				 * the frame below this one); 0 initially */
+	uint64_t frame_cfa;	/* this frame's own CFA, when a step out of
+				 * it computed one and then stopped at
+				 * end_of_stack (the outermost frame's size,
+				 * for stack usage); 0 otherwise */
 	uint32_t depth;		/* successful steps so far */
 	int pc_is_exact;	/* pc is the interrupted instruction (initial
 				 * frame, or above a signal frame), not a
@@ -611,6 +615,10 @@ UW_API uint64_t uw_pc(const struct uw_cursor *c);
 /* SP of the current frame; 0 if it is undefined. */
 UW_API uint64_t uw_sp(const struct uw_cursor *c);
 UW_API uint64_t uw_cfa(const struct uw_cursor *c);
+/* The CFA of the frame where the walk stopped at end_of_stack (the
+ * outermost frame), 0 otherwise.  Every other frame's CFA is uw_cfa()
+ * after the step out of it. */
+UW_API uint64_t uw_frame_cfa(const struct uw_cursor *c);
 /* 0 and *val set if DWARF register regno is defined in the current frame. */
 UW_API int uw_get_reg(const struct uw_cursor *c, unsigned regno, uint64_t *val);
 

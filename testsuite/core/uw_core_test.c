@@ -837,6 +837,8 @@ static void test_walk_stops(void)
 		mod64(ins, sizeof(ins));
 		CHECK("RA undefined is END_OF_STACK", step64(CODE_ADDR + 0x110, NULL) == 0 &&
 		      cur.stop.reason == UW_STOP_END_OF_STACK && cur.stop.pc == CODE_ADDR + 0x110);
+		CHECK("RA undefined: the outermost frame keeps its CFA",
+		      uw_frame_cfa(&cur) == STACK_ADDR + 0x108);
 	}
 	/* CFA does not grow: CFA = rsp, RA at cfa, so the caller's sp = rsp */
 	{
@@ -849,6 +851,7 @@ static void test_walk_stops(void)
 		int first = uw_step(&cur);
 		CHECK("CFA not growing is NO_PROGRESS", first == 1 && uw_step(&cur) == 0 &&
 		      cur.stop.reason == UW_STOP_NO_PROGRESS && cur.stop.addr == STACK_ADDR + 0x100);
+		CHECK("NO_PROGRESS: no CFA for the frame", uw_frame_cfa(&cur) == 0);
 		CHECK("second frame looked up at pc - 1", trace_lookup == CODE_ADDR + 0x110);
 	}
 	/* depth limit */
@@ -872,6 +875,8 @@ static void test_walk_stops(void)
 		regs64(&r, CODE_ADDR + 0x110, STACK_ADDR + 0x100);
 		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
 		CHECK("return address 0 is END_OF_STACK", uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_END_OF_STACK);
+		CHECK("return address 0: the outermost frame keeps its CFA",
+		      uw_frame_cfa(&cur) == STACK_ADDR + 0x108);
 	}
 	/* no pc */
 	memset(&r, 0, sizeof(r));
