@@ -76,8 +76,13 @@ static void stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 	out->frames = n;
 	if (!uc->host.task)	/* no user context (kernel thread...) */
 		return;
-	if (n > 0)
+	if (n > 0) {
 		stp_uw_stop_past_cut(cur);
+		/* The step past the cut is the one out of the last frame
+		 * kept: its CFA, for the frame's size. */
+		if (!cache->cfa[n - 1])
+			cache->cfa[n - 1] = stp_uw_frame_cfa(cur, n - 1);
+	}
 	out->reason = cur->stop.reason;
 	out->pc = (unsigned long)cur->stop.pc;
 	out->addr = (unsigned long)cur->stop.addr;
@@ -94,6 +99,46 @@ static void stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 		(void)_stp_umod_lookup(out->pc, current, &name, &off, &vs, &ve);
 		out->module = name;
 	}
+}
+
+/* The size in bytes of frame i of this probe hit's user backtrace (0 the
+ * innermost; stp_uw_user_frame_size finishes the walk first, as for the
+ * stop report, and s is that report): its CFA
+ * minus its sp, so the return address, saved registers and locals.  -1 if
+ * the backtrace has no frame i, or the CFA is not known (the walk stopped
+ * in the frame, other than at the outermost frame). */
+static long stp_uw_frame_size(const struct stp_unwind_cache *cache,
+			      const struct stp_uw_stop_info *s, unsigned i)
+{
+	if (i >= s->frames || !cache->cfa[i] || cache->cfa[i] <= cache->sp[i])
+		return -1;
+	return (long)(cache->cfa[i] - cache->sp[i]);
+}
+
+static long stp_uw_user_frame_size(struct context *c, unsigned i)
+{
+	struct stp_uw_stop_info s;
+
+	stp_uw_user_stop(c, &s);
+	return stp_uw_frame_size(&c->uwcache_user, &s, i);
+}
+
+/* The bytes of user stack this probe hit's backtrace spans: from the
+ * innermost frame's sp to the CFA of the outermost frame whose CFA is
+ * known.  0 without a user backtrace.  (A signal handler on an alternate
+ * stack spans two stacks; the figure then means little.) */
+static unsigned long stp_uw_user_stack_bytes(struct context *c)
+{
+	const struct stp_unwind_cache *cache = &c->uwcache_user;
+	struct stp_uw_stop_info s;
+	unsigned long top = 0;
+	unsigned i;
+
+	stp_uw_user_stop(c, &s);
+	for (i = 0; i < s.frames; i++)	/* bound: MAXBACKTRACE frames */
+		if (cache->cfa[i])
+			top = cache->cfa[i];
+	return top > cache->sp[0] ? top - cache->sp[0] : 0;
 }
 
 /* A whole walk of task's user stack from r (sanitized for entry; task's

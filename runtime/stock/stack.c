@@ -214,6 +214,32 @@ static unsigned long _stp_stack_unwind_one_user(struct context *c,
 	return pc;
 }
 
+/* The CFA of frame i of the cursor's walk, if the cursor's last step was
+ * the one out of frame i: 0 if it did not compute one. */
+static unsigned long stp_uw_frame_cfa(const struct uw_cursor *cur, unsigned i)
+{
+	if (cur->depth == i + 1)	/* stepped out of frame i */
+		return (unsigned long)uw_cfa(cur);
+	if (cur->depth == i)		/* stopped in frame i */
+		return (unsigned long)uw_frame_cfa(cur);
+	return 0;
+}
+
+/* Keep frame i of this probe hit's user walk (pc 0: the walk ended before
+ * it): its pc and sp, and the CFA of the frame below, which the step to it
+ * computed. */
+static void stp_uw_user_keep(struct context *c, unsigned i, unsigned long pc)
+{
+	struct stp_unwind_cache *cache = &c->uwcache_user;
+	const struct stp_unwind_context *uc = &c->uwcontext_user;
+
+	cache->pc[i] = pc;
+	cache->sp[i] = pc ? UNW_SP(&uc->info) : 0;
+	cache->cfa[i] = 0;
+	if (i > 0)
+		cache->cfa[i - 1] = stp_uw_frame_cfa(&uc->cursor, i - 1);
+}
+
 static unsigned long _stp_stack_user_get(struct context *c, unsigned depth)
 {
 	struct stp_unwind_cache *cache = &c->uwcache_user;
@@ -229,9 +255,10 @@ static unsigned long _stp_stack_user_get(struct context *c, unsigned depth)
 		return cache->pc[depth];
 	if (cache->state == uwcache_finished)
 		return 0;
-	while (cache->depth <= depth) {
+	while (cache->depth <= depth) {	/* bound: MAXBACKTRACE frames */
 		pc = _stp_stack_unwind_one_user(c, cache->depth);
-		cache->pc[cache->depth++] = pc;
+		stp_uw_user_keep(c, cache->depth, pc);
+		cache->depth++;
 		if (pc == 0 || cache->depth >= MAXBACKTRACE) {
 			cache->state = uwcache_finished;
 			break;

@@ -210,7 +210,9 @@ struct stp_unwind_context {
 struct stp_unwind_context { };
 #endif /* STP_USE_DWARF_UNWINDER */
 
-/* pc[0 .. depth-1] are the frames unwound so far in this probe hit. */
+/* pc[0 .. depth-1] are the frames unwound so far in this probe hit.  For
+ * the user stack also each frame's sp and CFA (0: not known), whose
+ * difference is the frame's size (stap-unwind/ustop.h). */
 struct stp_unwind_cache {
 	enum uwcache_state {
 		uwcache_uninitialized,
@@ -219,6 +221,8 @@ struct stp_unwind_cache {
 	} state;
 	unsigned depth;
 	unsigned long pc[MAXBACKTRACE];
+	unsigned long sp[MAXBACKTRACE];
+	unsigned long cfa[MAXBACKTRACE];
 };
 
 #endif /* _STP_UNWIND_H_ */
