@@ -72,11 +72,14 @@ static NOINLINE void run_chains(void)
 	NO_TAIL();
 }
 
+static void handle(const char *line)
+{
+	if (strcmp(line, "go\n") == 0)
+		run_chains();
+}
+
 int main(int argc, char **argv)
 {
-	char line[64];
-	FILE *f;
-
 	if (argc != 2) {
 		fprintf(stderr, "usage: countchains FIFO\n");
 		return 2;
@@ -86,23 +89,5 @@ int main(int argc, char **argv)
 		       chains[k].names);
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
-	/* Each writer opens the FIFO, writes a line and closes it: open it
-	 * again after each end of file. */
-	for (;;) {				/* bound: until quit */
-		f = fopen(argv[1], "r");
-		if (!f) {
-			perror(argv[1]);
-			return 1;
-		}
-		while (fgets(line, sizeof(line), f)) {	/* bound: its lines */
-			if (strcmp(line, "go\n") == 0) {
-				run_chains();
-				printf("done\n");
-				fflush(stdout);
-			} else if (strcmp(line, "quit\n") == 0) {
-				return 0;
-			}
-		}
-		fclose(f);
-	}
+	return serve_fifo(argv[1], handle);
 }
