@@ -2,6 +2,7 @@
  * knows, a known number of times each, for stap-unwind-stackcount.
  *
  *   countchains FIFO
+ *   countchains --rounds N
  *
  * prints its truth:
  *
@@ -11,13 +12,19 @@
  *   ready PID
  *
  * then reads lines from FIFO: `go` calls getppid COUNT times through each
- * chain K and prints `done`; `quit` exits.  The chains call nothing else
+ * chain K and prints `done` (`go N`: N rounds of that); `quit` exits.
+ *
+ * With --rounds it runs N rounds at once, and prints what each call cost
+ * its thread in CPU time, and exits (bench/stackcount-cost.sh):
+ *
+ *   calls C ns_per_call NS  The chains call nothing else
  * that makes a system call between go and done.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chain.h"
@@ -72,16 +79,43 @@ static NOINLINE void run_chains(void)
 	NO_TAIL();
 }
 
+/* `go`: every chain once; `go N`: N times (bench/stackcount-cost.sh). */
 static void handle(const char *line)
 {
+	int rounds = 0;
+
 	if (strcmp(line, "go\n") == 0)
+		rounds = 1;
+	else if (sscanf(line, "go %d", &rounds) != 1)
+		rounds = 0;
+	for (int i = 0; i < rounds; i++)	/* bound: rounds */
 		run_chains();
+}
+
+static double thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
 int main(int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "--rounds") == 0) {
+		int rounds = atoi(argv[2]), calls = 0;
+		double t0 = thread_ns();
+
+		for (int i = 0; i < rounds; i++)	/* bound: rounds */
+			run_chains();
+		for (int k = 0; k < NCHAINS; k++)	/* bound: NCHAINS */
+			calls += rounds * chains[k].count;
+		printf("calls %d ns_per_call %.0f\n", calls,
+		       calls ? (thread_ns() - t0) / calls : 0);
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: countchains FIFO\n");
+		fprintf(stderr, "usage: countchains FIFO | countchains --rounds N\n");
 		return 2;
 	}
 	for (int k = 0; k < NCHAINS; k++)		/* bound: NCHAINS */
