@@ -8,7 +8,9 @@
 # ROUNDS rounds (default 40), as stap's -c command (so that stock knows
 # its mappings).  The cost: what each call costs the calling thread in CPU
 # time (the probe runs in it), as the program measures it, less the same
-# with no stap session; and an empty probe's, for the floor of any probe.
+# with no stap session; and an empty probe's, for the floor of any probe,
+# and ubacktrace_id()'s alone (the walk and the stack table), the floor of
+# counting stacks by number.
 # Every session runs with -DSTP_NO_OVERLOAD, so that none is stopped for
 # its overhead.
 set -eu
@@ -23,6 +25,9 @@ ns() { sed -n 's/^calls [0-9]* ns_per_call \([0-9]*\)$/\1/p' | tail -n 1; }
 none=$("$vm" guest $prog | ns)
 # shellcheck disable=SC2086
 empty=$("$vm" stap $opts -e 'global n; probe syscall.getppid { if (pid() == target()) n++ }' -c "$prog" 2>/dev/null | ns)
+# The walk and the stack table alone: the floor of counting by number.
+# shellcheck disable=SC2086
+walk=$("$vm" stap $opts -e 'global n; probe syscall.getppid { if (pid() == target()) n += ubacktrace_id() }' -c "$prog" 2>/dev/null | ns)
 # shellcheck disable=SC2086
 stock=$("$vm" stock $opts bench/stackcount-idiom.stp -c "$prog" 2>/dev/null | ns)
 # shellcheck disable=SC2086
@@ -36,6 +41,7 @@ printf '%-38s %8s %8s %8s\n' "counter" "ns/call" "ns/event" "/stock"
 s=$(( ${stock:-0} - ${none:-0} ))
 for row in "no stap session|$none" \
 	"empty probe (ours)|$empty" \
+	"ours: ubacktrace_id() alone|$walk" \
 	"stock: stacks[sprint_ubacktrace()]++|$stock" \
 	"ours: stacks[sprint_ubacktrace()]++|$idiom" \
 	"ours: stap-unwind-stackcount|$tool"; do
