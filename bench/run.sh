@@ -4,7 +4,9 @@
 #   1. record snapshots of the test programs (x86_64 and i386, -O2 without
 #      frame pointers, PIE): random stops while they run every scenario,
 #      plus every 20th single-step stop through top();
-#   2. time each unwinder on every snapshot (median and p99 ns per frame);
+#   2. time each unwinder on every snapshot (median and p99 ns per frame),
+#      and against a frame-pointer walk of a program built with frame
+#      pointers (the floor);
 #   3. count instructions per frame under callgrind;
 #   4. the cost of whole backtraces over hostile tables, which the work
 #      budget caps (testsuite/core/uw_hostile --time: hostile_cfi.h).
@@ -34,14 +36,17 @@ done
 sh "$top/testsuite/harness/build-progs.sh" "$top/testsuite/harness/progs" "$progs" 2>/dev/null
 mkdir -p "$out"
 
-# record ARCH RUN DIR: snapshots of ARCH's program into DIR, with RUN (a
-# command prefix: "" on the host, the guest's runner) and its tracer/progs.
+# record ARCH RUN TRACER PROGS DIR [FP]: snapshots of ARCH's program into
+# DIR (random$ARCH$FP.snap, step$ARCH$FP.snap), with RUN (a command prefix:
+# "" on the host, the guest's runner) and its tracer/progs; FP "fp": the
+# program built with frame pointers, for the floor.
 record() {
-	arch=$1 run=$2 trc=$3 prg=$4 dir=$5
+	arch=$1 run=$2 trc=$3 prg=$4 dir=$5 fp=${6:-}
 	prog=$prg/uwt-$arch-O2-nofp-pie
-	$run "$trc" --label bench$arch --random "$stops" --save "$dir/random$arch.snap" --no-ours \
+	[ -z "$fp" ] || prog=$prg/uwt-$arch-O2-fp-pie
+	$run "$trc" --label bench$arch$fp --random "$stops" --save "$dir/random$arch$fp.snap" --no-ours \
 		-- "$prog" all 0 50 | tail -1
-	$run "$trc" --label bench$arch --step top --save "$dir/step$arch.snap" --save-every 20 --no-ours \
+	$run "$trc" --label bench$arch$fp --step top --save "$dir/step$arch$fp.snap" --save-every 20 --no-ours \
 		-- "$prog" all 1 2 | tail -1
 }
 
@@ -70,6 +75,15 @@ esac
 
 echo "== time (clock_gettime around each unwind, caches warm, $reps repetitions)"
 "$bench" --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
+
+# The floor of any unwinder: a frame-pointer walk (one load of the saved
+# frame pointer and one of the return address per frame), timed per frame
+# beside the others on a program built with frame pointers.  It stops at
+# the first frame without one (libc's), so it finds fewer frames: the
+# ratio is per frame.  x86_64 only.
+echo "== the floor: a frame-pointer walk, on uwt-64-O2-fp-pie ($reps repetitions)"
+record 64 "" "$tracer" "$progs" "$out" fp
+"$bench" --fp --reps "$reps" "$out"/random64fp.snap "$out"/step64fp.snap
 
 hostile=$builddir/testsuite/core/uw_hostile
 if [ -x "$hostile" ]; then

@@ -10,7 +10,10 @@
    snapshot regions, then the mapped files) and keeps its own caches warm:
    one Dwfl and one unw_addr_space per memory map, our ELF table cache.
 
-   usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--sysroot=DIR] SNAPSHOT-FILE...
+   usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...
+     --fp          one more peer, the frame-pointer walk (the floor of any
+                   unwinder), for snapshots of programs built with frame
+                   pointers
      --reps N      timed unwinds per snapshot and peer (default 20)
      --no-row-cache  ours without its row cache (struct uw_cache, kept
                    across unwinds like libunwind's UNW_CACHE_GLOBAL and
@@ -344,6 +347,34 @@ static int unwind_ours(struct sample *s, struct uw_frame *out, int max)
 	return uw_ours_unwind(s->proc->space, &s->snap, 0, true, out, max, &res);
 }
 
+/* ---- the frame-pointer walk: the floor ---- */
+
+/* What any unwinder must at least do: one load of the saved frame pointer
+   and one of the return address per frame, through the same memory reads
+   as the others.  Right only where every frame keeps a frame pointer
+   (programs built with -fno-omit-frame-pointer, outside prologues and
+   epilogues): --fp adds it as a peer, for snapshots of such programs.  */
+static int unwind_fp(struct sample *s, struct uw_frame *out, int max)
+{
+	const int w = s->snap.arch == 64 ? 8 : 4;
+	uint64_t bp = s->snap.regs.rbp, next = 0, ra = 0;
+	int n = 0;
+
+	if (max < 1)
+		return 0;
+	out[n++].pc = s->snap.regs.rip;
+	while (n < max) {	/* bound: max frames */
+		if (!uw_space_read(s->proc->space, &s->snap, bp, &next, w) ||
+		    !uw_space_read(s->proc->space, &s->snap, bp + w, &ra, w))
+			break;
+		if (ra == 0 || next <= bp)
+			break;
+		out[n++].pc = ra;
+		bp = next;
+	}
+	return n;
+}
+
 /* ---- loading ---- */
 
 static struct process *process_for(const struct uw_snapshot *s)
@@ -407,11 +438,15 @@ static const struct peer peers[] = {
 #ifdef HAVE_LIBUNWIND
 	{ "libunwind", unwind_libunwind, 64 },
 #endif
+	{ "fp-walk", unwind_fp, 0 },	/* last: only with --fp */
 };
 #define NPEERS (int)(sizeof peers / sizeof peers[0])
+static bool fp_floor;			/* --fp */
 
 static bool peer_takes(const struct peer *p, const struct sample *s)
 {
+	if (p->unwind == unwind_fp && !fp_floor)
+		return false;
 	return !p->arch_only || p->arch_only == s->snap.arch;
 }
 
@@ -461,16 +496,21 @@ static void report_agreement(void)
 				int n = peers[k].unwind(s, fr, UW_MAX_FRAMES);
 				taken++;
 				frames += n;
-				bool eq = n == s->nframes_ours;
+				/* The frame-pointer walk ends where a frame keeps
+				   no frame pointer (libc's, at the latest): right
+				   if its frames begin ours. */
+				bool prefix = peers[k].unwind == unwind_fp;
+				bool eq = prefix ? n <= s->nframes_ours : n == s->nframes_ours;
 				for (int j = 0; eq && j < n; j++)
 					eq = fr[j].pc == s->ours[j].pc;
 				same += eq;
 			}
 			if (taken)
 				printf("frames: %-9s x86_%-2s %6ld snapshots, %7ld frames (%.1f/snapshot),"
-				       " same pcs as ours in %ld\n",
+				       " same pcs as ours in %ld%s\n",
 				       peers[k].name, arch == 64 ? "64" : "32", taken, frames,
-				       (double)frames / taken, same);
+				       (double)frames / taken, same,
+				       peers[k].unwind == unwind_fp ? " (as far as it goes)" : "");
 		}
 	}
 }
@@ -511,11 +551,18 @@ static void time_peers(int reps)
 			}
 			free(per_frame);
 		}
-		for (int k = 1; k < NPEERS; k++)
-			if (median[k][arch == 32] > 0 && median[0][arch == 32] > 0)
+		for (int k = 1; k < NPEERS; k++) {
+			double m = median[k][arch == 32], o = median[0][arch == 32];
+
+			if (m <= 0 || o <= 0)
+				continue;
+			if (peers[k].unwind == unwind_fp)	/* the floor */
+				printf("ratio:  ours / %s (median, x86_%s) = %.1fx\n", peers[k].name,
+				       arch == 64 ? "64" : "32", o / m);
+			else
 				printf("ratio:  %s / ours (median, x86_%s) = %.1fx\n", peers[k].name,
-				       arch == 64 ? "64" : "32",
-				       median[k][arch == 32] / median[0][arch == 32]);
+				       arch == 64 ? "64" : "32", m / o);
+		}
 	}
 }
 
@@ -531,15 +578,17 @@ int main(int argc, char **argv)
 			callgrind = true;
 		else if (strcmp(argv[i], "--no-row-cache") == 0)
 			uw_ours_set_row_cache(false);
+		else if (strcmp(argv[i], "--fp") == 0)
+			fp_floor = true;
 		else if (strncmp(argv[i], "--sysroot=", 10) == 0)
 			break; /* a file-list item: see below */
 		else {
-			fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--sysroot=DIR] SNAPSHOT-FILE...\n");
+			fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
 			return 2;
 		}
 	}
 	if (i == argc) {
-		fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--sysroot=DIR] SNAPSHOT-FILE...\n");
+		fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
 		return 2;
 	}
 	unsetenv("DEBUGINFOD_URLS");
