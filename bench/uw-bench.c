@@ -566,6 +566,12 @@ static void time_peers(int reps)
 	}
 }
 
+static int usage(void)
+{
+	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	int reps = 20;
@@ -583,13 +589,11 @@ int main(int argc, char **argv)
 		else if (strncmp(argv[i], "--sysroot=", 10) == 0)
 			break; /* a file-list item: see below */
 		else {
-			fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
-			return 2;
+			return usage();
 		}
 	}
 	if (i == argc) {
-		fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
-		return 2;
+		return usage();
 	}
 	unsetenv("DEBUGINFOD_URLS");
 	/* Ours runs as the kernel runtime runs it: no trace callback. */
