@@ -54,6 +54,44 @@ static void stp_uw_stop_past_cut(struct uw_cursor *cur)
 	}
 }
 
+/* This probe hit's user walk, finished up to MAXBACKTRACE frames (the
+ * one walk that print_ubacktrace(), ubacktrace() and the rest share):
+ * its frames, 0 without a user stack. */
+static unsigned stp_uw_user_frames(struct context *c)
+{
+	struct stp_unwind_cache *cache = &c->uwcache_user;
+	unsigned n;
+
+	/* No user registers or no mm: the walk never begins (and the
+	 * cursor may hold an older probe hit's state). */
+	if (!current->mm || !_stp_get_uregs(c))
+		return 0;
+	if (cache->state != uwcache_finished)
+		(void)_stp_stack_user_get(c, MAXBACKTRACE - 1);
+	n = min_t(unsigned, cache->depth, MAXBACKTRACE);
+	if (n > 0 && cache->pc[n - 1] == 0)
+		n--;
+	return n;
+}
+
+/* stp_uw_user_frames(), and where the walk kept MAXBACKTRACE frames
+ * without stopping, one step more: the cursor then says why the stack
+ * ends (stp_uw_stop_past_cut), and that step gives the last frame's CFA,
+ * for its size. */
+static unsigned stp_uw_user_settle(struct context *c)
+{
+	struct stp_unwind_cache *cache = &c->uwcache_user;
+	struct uw_cursor *cur = &c->uwcontext_user.cursor;
+	unsigned n = stp_uw_user_frames(c);
+
+	if (n == 0 || !c->uwcontext_user.host.task)
+		return n;
+	stp_uw_stop_past_cut(cur);
+	if (!cache->cfa[n - 1])
+		cache->cfa[n - 1] = stp_uw_frame_cfa(cur, n - 1);
+	return n;
+}
+
 static void stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 {
 	struct stp_unwind_cache *cache = &c->uwcache_user;
@@ -62,27 +100,12 @@ static void stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 	unsigned n;
 
 	memset(out, 0, sizeof(*out));
-	/* No user registers or no mm: the walk never began (and the
-	 * cursor may hold an older probe hit's state). */
 	if (!current->mm || !_stp_get_uregs(c))
 		return;
-	if (cache->state != uwcache_finished)
-		(void)_stp_stack_user_get(c, MAXBACKTRACE - 1);
-	n = cache->depth;
-	if (n > MAXBACKTRACE)
-		n = MAXBACKTRACE;
-	if (n > 0 && cache->pc[n - 1] == 0)
-		n--;
+	n = stp_uw_user_settle(c);
 	out->frames = n;
 	if (!uc->host.task)	/* no user context (kernel thread...) */
 		return;
-	if (n > 0) {
-		stp_uw_stop_past_cut(cur);
-		/* The step past the cut is the one out of the last frame
-		 * kept: its CFA, for the frame's size. */
-		if (!cache->cfa[n - 1])
-			cache->cfa[n - 1] = stp_uw_frame_cfa(cur, n - 1);
-	}
 	out->reason = cur->stop.reason;
 	out->pc = (unsigned long)cur->stop.pc;
 	out->addr = (unsigned long)cur->stop.addr;
@@ -101,26 +124,17 @@ static void stp_uw_user_stop(struct context *c, struct stp_uw_stop_info *out)
 	}
 }
 
-/* The size in bytes of frame i of this probe hit's user backtrace (0 the
- * innermost; stp_uw_user_frame_size finishes the walk first, as for the
- * stop report, and s is that report): its CFA
- * minus its sp, so the return address, saved registers and locals.  -1 if
- * the backtrace has no frame i, or the CFA is not known (the walk stopped
- * in the frame, other than at the outermost frame). */
+/* The size in bytes of frame i of this probe hit's user backtrace of n
+ * frames, settled (stp_uw_user_settle; 0 the innermost): its CFA minus
+ * its sp, so the return address, saved registers and locals.  -1 if the
+ * backtrace has no frame i, or the CFA is not known (the walk stopped in
+ * the frame, other than at the outermost frame). */
 static long stp_uw_frame_size(const struct stp_unwind_cache *cache,
-			      const struct stp_uw_stop_info *s, unsigned i)
+			      unsigned n, unsigned i)
 {
-	if (i >= s->frames || !cache->cfa[i] || cache->cfa[i] <= cache->sp[i])
+	if (i >= n || !cache->cfa[i] || cache->cfa[i] <= cache->sp[i])
 		return -1;
 	return (long)(cache->cfa[i] - cache->sp[i]);
-}
-
-static long stp_uw_user_frame_size(struct context *c, unsigned i)
-{
-	struct stp_uw_stop_info s;
-
-	stp_uw_user_stop(c, &s);
-	return stp_uw_frame_size(&c->uwcache_user, &s, i);
 }
 
 /* The bytes of user stack this probe hit's backtrace spans: from the
@@ -130,12 +144,10 @@ static long stp_uw_user_frame_size(struct context *c, unsigned i)
 static unsigned long stp_uw_user_stack_bytes(struct context *c)
 {
 	const struct stp_unwind_cache *cache = &c->uwcache_user;
-	struct stp_uw_stop_info s;
 	unsigned long top = 0;
-	unsigned i;
+	unsigned i, n = stp_uw_user_settle(c);
 
-	stp_uw_user_stop(c, &s);
-	for (i = 0; i < s.frames; i++)	/* bound: MAXBACKTRACE frames */
+	for (i = 0; i < n; i++)	/* bound: MAXBACKTRACE frames */
 		if (cache->cfa[i])
 			top = cache->cfa[i];
 	return top > cache->sp[0] ? top - cache->sp[0] : 0;
