@@ -49,6 +49,33 @@ UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v)
 	return 1;
 }
 
+UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
+					 uint32_t len)
+{
+	uint64_t end = addr + len, n;
+
+	/* Read from addr up to the end of the page of the slots' last byte
+	 * (the stack grows down: the callers' slots lie above), at most a
+	 * window.  So the window adds no page to those the slots need, and
+	 * a read that fails did so for the slots themselves; but a host
+	 * may read less than a page (a snapshot's copy of the stack): then
+	 * the slots alone. */
+	c->ws.stack_len = 0;
+	if (len == 0 || len > UW_ROW_MAX_SPAN || end < addr)
+		return NULL;
+	n = (((end - 1) | (UW_STACK_PAGE - 1)) + 1) - addr;
+	if (n > sizeof(c->ws.stack_window) || n < len)
+		n = sizeof(c->ws.stack_window);
+	if (c->ops->read_mem(c->host, addr, c->ws.stack_window, (uint32_t)n) < 0) {
+		n = len;
+		if (c->ops->read_mem(c->host, addr, c->ws.stack_window, len) < 0)
+			return NULL;
+	}
+	c->ws.stack_addr = addr;
+	c->ws.stack_len = (uint32_t)n;
+	return c->ws.stack_window;
+}
+
 UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
 			       uint32_t size, uint64_t *v)
 {

@@ -342,6 +342,7 @@ static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 	int any = 0;
 
 	out->span_len = 0;
+	out->in_span = 0;
 	out->span_lo = 0;
 	out->span_base = UW_NREGS;
 	for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
@@ -376,6 +377,11 @@ static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 	    hi - lo <= (uint64_t)(UW_ROW_MAX_SPAN - addr_size)) {
 		out->span_lo = (int32_t)(int64_t)lo;
 		out->span_len = (uint32_t)(hi - lo) + addr_size;
+		for (i = 0; i < UW_NREGS; i++)	/* bound: UW_NREGS */
+			if (out->span_base == UW_NREGS &&
+			    (out->compute & UW_REG_BIT(i)) &&
+			    out->kind[i] == UW_RULE_OFFSET)
+				out->in_span |= UW_REG_BIT(i);
 	}
 }
 

@@ -42,6 +42,7 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->trace = ops ? ops->trace : NULL;
 	c->ws.sec = NULL;
 	c->ws.cache_len = 0;
+	c->ws.stack_len = 0;
 	c->ws.tables = (struct uw_tables){ .module = NULL };
 	c->ws.tables_for_pc = 0;
 	c->ws.tables_reusable = 0;
@@ -224,7 +225,8 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 	const uint32_t size = ad->addr_size;
 	unsigned reg, src, ra = r->ra_reg;
 	uint64_t span_addr = 0, cfa, addr, v;
-	uint32_t todo, defined, span_len = 0;
+	uint32_t todo, slots, defined, span_len = 0;
+	const uint8_t *span = NULL;
 
 	if (uw_step_cfa(c, r, &cfa) < 0)
 		return -1;
@@ -248,11 +250,28 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		span_addr = r->span_base == UW_NREGS ? cfa :
 			    cur->val[r->span_base];
 		span_addr = (span_addr + (uint64_t)(int64_t)r->span_lo) & mask;
-		if (uw_peek(c, span_addr, c->ws.span, r->span_len))
+		span = uw_stack_slots(c, span_addr, r->span_len);
+		if (span)
 			span_len = r->span_len;
 	}
+	todo = r->compute;
+	if (span_len != 0 && r->in_span != 0) {
+		/* The common rows: every slot at cfa + n, all in the span
+		 * just read, by construction (row.c: uw_row_span).  The same
+		 * words the general loop below would take from it.
+		 * bound: one iteration per bit, < UW_NREGS */
+		for (slots = r->in_span; slots != 0; slots &= slots - 1) {
+			reg = (unsigned)__builtin_ctz(slots);
+			v = uw_step_span_word(span +
+					      (r->offset[reg] - r->span_lo),
+					      size);
+			out->regs.val[reg] = v & mask;
+		}
+		defined |= r->in_span;
+		todo &= ~r->in_span;
+	}
 	/* bound: one iteration per bit, < UW_NREGS */
-	for (todo = r->compute; todo != 0; todo &= todo - 1) {
+	for (; todo != 0; todo &= todo - 1) {
 		reg = (unsigned)__builtin_ctz(todo);
 		/* The common rules first: saved at cfa + n, the sp. */
 		if (__builtin_expect(r->kind[reg] == UW_RULE_OFFSET, 1))
@@ -300,7 +319,7 @@ slot:
 		/* A memory slot: from the span if it lies inside it. */
 		if (addr - span_addr < span_len &&
 		    span_len - (addr - span_addr) >= size)
-			v = uw_step_span_word(c->ws.span + (addr - span_addr),
+			v = uw_step_span_word(span + (addr - span_addr),
 					      size);
 		else if (uw_read_target(c, addr, size, &v) < 0)
 			goto lost;

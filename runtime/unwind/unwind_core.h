@@ -333,6 +333,13 @@ struct uw_row {
  * is never cached ("general"). */
 #define UW_ROW_MAX_SPAN 256	/* bytes of save slots read at once (the
 				 * x86_64 sigcontext: 17 slots, 136) */
+#define UW_STACK_WINDOW 1024	/* bytes of stack read at once (>=
+				 * UW_ROW_MAX_SPAN): callers' slots lie
+				 * above their callee's, within a few
+				 * hundred bytes in most code */
+#define UW_STACK_PAGE 4096	/* the smallest page: a window never
+				 * crosses into a page its slots do not
+				 * touch */
 
 struct uw_compact_row {
 	uint64_t fde_begin, fde_end;	/* link-time, for UW_TR_FDE and stops */
@@ -347,6 +354,10 @@ struct uw_compact_row {
 					 * span_base lie in [base + span_lo,
 					 * base + span_lo + span_len): read at
 					 * once; 0 = not so */
+	uint32_t in_span;		/* the OFFSET registers of a span
+					 * based on the CFA: all their slots
+					 * lie in it (most rows: every saved
+					 * register), so need no check */
 	int32_t span_lo;
 	uint8_t span_base;		/* UW_NREGS = the CFA (OFFSET slots),
 					 * else this register (AT_REG_OFFSET) */
@@ -552,7 +563,13 @@ struct uw_cursor {
 		struct uw_fde fde;
 		struct uw_row row;		/* parsed for this step's pc */
 		struct uw_compact_row crow;	/* row, compacted: applied */
-		uint8_t span[UW_ROW_MAX_SPAN];	/* its save slots, read at once */
+		/* A window on the stack: [stack_addr, stack_addr +
+		 * stack_len), read at once for one frame's save slots, and
+		 * serving those of the frames above it (mem.c:
+		 * uw_stack_slots).  Valid for the whole unwind. */
+		uint8_t stack_window[UW_STACK_WINDOW];
+		uint64_t stack_addr;
+		uint32_t stack_len;
 		struct uw_row cie_row;		/* for DW_CFA_restore* */
 		struct uw_row remembered[UW_MAX_REMEMBER];
 		uint64_t stack[UW_MAX_EXPR_STACK];

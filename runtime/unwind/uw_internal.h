@@ -187,6 +187,20 @@ static inline int uw_peek(struct uw_cursor *c, uint64_t addr, void *buf,
 {
 	return c->ops->read_mem(c->host, addr, buf, len) == 0;
 }
+/* mem.c: a frame's save slots [addr, addr + len), len <=
+ * UW_ROW_MAX_SPAN, from the stack window (read if it does not hold them).
+ * Speculative: NULL if unreadable, and nothing recorded. */
+UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
+					 uint32_t len);
+static inline const uint8_t *uw_stack_slots(struct uw_cursor *c,
+					    uint64_t addr, uint32_t len)
+{
+	uint64_t off = addr - c->ws.stack_addr;
+
+	if (off < c->ws.stack_len && c->ws.stack_len - off >= len)
+		return c->ws.stack_window + off;
+	return uw_stack_fill(c, addr, len);
+}
 /* An address-sized little-endian word at addr, speculatively. */
 UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v);
 UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);

@@ -29,9 +29,18 @@ static int have_mod;
 static uint64_t trace_lookup, trace_fde_begin;
 static int trace_fde_seen, trace_fp_seen;
 
+/* Reads of the stack (STACK_ADDR's page and the page above it), counted
+ * for the stack window's tests: how many, and how many failed. */
+static int stack_reads, stack_reads_failed;
+
 static int fake_read(void *host, uint64_t addr, void *buf, uint32_t len)
 {
 	(void)host;
+	if (addr >= STACK_ADDR && addr < STACK_ADDR + 2 * sizeof(stack_mem)) {
+		stack_reads++;
+		if (addr + len > STACK_ADDR + sizeof(stack_mem))
+			stack_reads_failed++;
+	}
 	if (addr >= STACK_ADDR && addr + len <= STACK_ADDR + sizeof(stack_mem) && addr + len >= addr) {
 		memcpy(buf, stack_mem + (addr - STACK_ADDR), len);
 		return 0;
@@ -887,6 +896,55 @@ static void test_walk_stops(void)
 	      !strcmp(uw_stop_reason_name(UW_STOP_END_OF_STACK), "end of stack"));
 }
 
+/* The stack window (mem.c: uw_stack_slots): one read of the stack serves
+ * the save slots of the frames above, never past the page of the slots
+ * asked for (stack_mem is one page, and nothing is mapped above it), and
+ * a new unwind reads the stack anew. */
+static void walk_chain(uint64_t sp, int frames, uint64_t *last_pc)
+{
+	struct uw_regs r;
+
+	regs64(&r, CODE_ADDR + 0x110, sp);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	cur.max_depth = (uint32_t)frames;
+	stack_reads = stack_reads_failed = 0;
+	while (uw_step(&cur) == 1)
+		*last_pc = uw_pc(&cur);
+}
+
+static void test_stack_window(void)
+{
+	uint64_t sp = STACK_ADDR + 0x100, end = STACK_ADDR + sizeof(stack_mem);
+	uint64_t pc = 0;
+	int i;
+
+	reset();
+	mod64(NULL, 0);		/* every frame: cfa = sp + 8, ra at sp */
+	for (i = 0; i < 8; i++)
+		st_put(sp + 8 * i, CODE_ADDR + 0x111 + i, 8);
+	walk_chain(sp, 8, &pc);
+	CHECK("stack window: 8 frames of one page, in one read",
+	      cur.depth == 8 && pc == CODE_ADDR + 0x118 && stack_reads == 1);
+	st_put(sp + 8 * 7, CODE_ADDR + 0x1f0, 8);
+	walk_chain(sp, 8, &pc);
+	CHECK("stack window: a new unwind reads the stack anew",
+	      cur.depth == 8 && pc == CODE_ADDR + 0x1f0 && stack_reads == 1);
+
+	/* Slots at the page's end: the window stops there. */
+	sp = end - 8 * 8;
+	for (i = 0; i < 8; i++)
+		st_put(sp + 8 * i, CODE_ADDR + 0x121 + i, 8);
+	walk_chain(sp, 8, &pc);
+	CHECK("stack window: no read past the slots' page",
+	      cur.depth == 8 && pc == CODE_ADDR + 0x128 && stack_reads == 1 &&
+	      stack_reads_failed == 0);
+	/* The slots of the 9th frame lie above the page: its read fails. */
+	walk_chain(sp, 9, &pc);
+	CHECK("stack window: a frame past the page is unreadable",
+	      cur.depth == 8 && cur.stop.reason == UW_STOP_MEMORY_UNREADABLE &&
+	      cur.stop.addr == end);
+}
+
 static void test_signal_frames(void)
 {
 	struct uw_regs r;
@@ -1291,6 +1349,7 @@ int main(void)
 	test_debug_frame();
 	test_malformed();
 	test_walk_stops();
+	test_stack_window();
 	test_signal_frames();
 	test_fp_fallback();
 	test_pt_regs();
