@@ -57,21 +57,32 @@ echo "== recording snapshots"
 record 64 "" "$tracer" "$progs" "$out"
 place=$(sh "$top/testsuite/harness/i386-place.sh" "$builddir" | tail -n1)
 snap32="$out/random32.snap $out/step32.snap"
+# record32 [FP]: the i386 snapshots where they can be made; sets snap32
+# (or fp32 for FP "fp") to uw-bench's arguments for them.
+record32() {
+	case $place in
+	host)
+		record 32 "" "$tracer" "$progs" "$out" ${1:-}
+		files="$out/random32${1:-}.snap $out/step32${1:-}.snap" ;;
+	guest\ *)
+		fp=${1:-}
+		set -- $place
+		gdir=$2 tree=$3
+		mkdir -p "$tree$gdir/bench"
+		record 32 "env STAPVM_TIMEOUT=1800 STAPVM_TCG_THREAD=multi $top/vm/stapvm guest" \
+			"$gdir/uw-trace" "$gdir/progs" "$gdir/bench" $fp
+		files="--sysroot=$tree $tree$gdir/bench/random32$fp.snap $tree$gdir/bench/step32$fp.snap" ;;
+	*)
+		files= ;;
+	esac
+}
 case $place in
-host)
-	echo "i386: recorded on the host"
-	record 32 "" "$tracer" "$progs" "$out" ;;
-guest\ *)
-	set -- $place
-	gdir=$2 tree=$3
-	echo "i386: recorded in the stapvm guest (the host cannot run i386 programs: ${place#guest $gdir $tree }); files from $tree"
-	mkdir -p "$tree$gdir/bench"
-	record 32 "env STAPVM_TIMEOUT=1800 STAPVM_TCG_THREAD=multi $top/vm/stapvm guest" "$gdir/uw-trace" "$gdir/progs" "$gdir/bench"
-	snap32="--sysroot=$tree $tree$gdir/bench/random32.snap $tree$gdir/bench/step32.snap" ;;
-*)
-	echo "i386: not measured: ${place#none }"
-	snap32= ;;
+host) echo "i386: recorded on the host" ;;
+guest\ *) echo "i386: recorded in the stapvm guest (the host cannot run i386 programs: ${place#guest * * }); files from its tree" ;;
+*) echo "i386: not measured: ${place#none }" ;;
 esac
+record32
+snap32=$files
 
 echo "== time (clock_gettime around each unwind, caches warm, $reps repetitions)"
 "$bench" --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
@@ -80,10 +91,11 @@ echo "== time (clock_gettime around each unwind, caches warm, $reps repetitions)
 # frame pointer and one of the return address per frame), timed per frame
 # beside the others on a program built with frame pointers.  It stops at
 # the first frame without one (libc's), so it finds fewer frames: the
-# ratio is per frame.  x86_64 only.
-echo "== the floor: a frame-pointer walk, on uwt-64-O2-fp-pie ($reps repetitions)"
+# ratio is per frame.
+echo "== the floor: a frame-pointer walk, on uwt-{64,32}-O2-fp-pie ($reps repetitions)"
 record 64 "" "$tracer" "$progs" "$out" fp
-"$bench" --fp --reps "$reps" "$out"/random64fp.snap "$out"/step64fp.snap
+record32 fp
+"$bench" --fp --reps "$reps" "$out"/random64fp.snap "$out"/step64fp.snap $files
 
 hostile=$builddir/testsuite/core/uw_hostile
 if [ -x "$hostile" ]; then
