@@ -47,6 +47,7 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->ws.tables_for_pc = 0;
 	c->ws.tables_reusable = 0;
 	c->ws.tables_named = 0;
+	c->ws.other_reusable = 0;
 	c->pc = 0;
 	c->regs.defined = 0;
 }
@@ -347,9 +348,24 @@ uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 	return uw_step_apply(c, r, out);
 }
 
+/* Swap c->ws.tables with the ones kept before them. */
+static void uw_step_tables_swap(struct uw_cursor *c)
+{
+	struct uw_tables t = c->ws.other;
+	uint8_t reusable = c->ws.other_reusable, named = c->ws.other_named;
+
+	c->ws.other = c->ws.tables;
+	c->ws.other_reusable = c->ws.tables_reusable;
+	c->ws.other_named = c->ws.tables_named;
+	c->ws.tables = t;
+	c->ws.tables_reusable = reusable;
+	c->ws.tables_named = named;
+}
+
 /* c->ws.tables for the pc looked up: the last frame's if they cover it,
- * else the host's.  0 = found; -1 = none, and c->ws.tables keep only why
- * (unreadable, with its module) for the stop report. */
+ * or the ones before them, else the host's.  0 = found; -1 = none, and
+ * c->ws.tables keep only why (unreadable, with its module) for the stop
+ * report. */
 static inline int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 {
 	uint64_t unreadable;
@@ -358,6 +374,16 @@ static inline int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	if (c->ws.tables_reusable &&
 	    lookup - c->ws.tables.pc_lo < c->ws.tables.pc_hi - c->ws.tables.pc_lo)
 		return 0;
+	if (c->ws.other_reusable &&
+	    lookup - c->ws.other.pc_lo < c->ws.other.pc_hi - c->ws.other.pc_lo) {
+		uw_step_tables_swap(c);
+		return 0;
+	}
+	if (c->ws.tables_reusable) {
+		c->ws.other = c->ws.tables;
+		c->ws.other_reusable = 1;
+		c->ws.other_named = c->ws.tables_named;
+	}
 	if (c->ops->find_tables(c->host, lookup, &c->ws.tables) == 0) {
 		c->ws.tables.unreadable = 0;
 		c->ws.tables_reusable = c->ws.tables.pc_hi > c->ws.tables.pc_lo;

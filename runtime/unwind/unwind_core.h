@@ -125,8 +125,9 @@ struct uw_tables {
 	/* Optional: the runtime pcs [pc_lo, pc_hi) that these same tables
 	 * cover (e.g. the module's mapped text).  While the next frames' pcs
 	 * lie there, uw_step reuses the tables without calling find_tables
-	 * again, for the rest of the unwind.  pc_lo = pc_hi = 0: ask for
-	 * every frame. */
+	 * again, for the rest of the unwind; it keeps the last two such
+	 * tables (a program's frames and libc's alternate).  pc_lo = pc_hi
+	 * = 0: ask for every frame. */
 	uint64_t pc_lo, pc_hi;
 	/* Optional, for the row cache: nonzero names the CFI bytes these
 	 * sections hold, where their data pointers, addresses and sizes do
@@ -558,6 +559,10 @@ struct uw_cursor {
 						 * there is a cache, and the
 						 * tables name their CFI
 						 * (uw_rowcache_names_cfi) */
+		/* The reusable tables before these (tables_reusable and
+		 * tables_named as they were): looked at before find_tables. */
+		struct uw_tables other;
+		uint8_t other_reusable, other_named;
 		const struct uw_section *sec;	/* section of cie/fde */
 		struct uw_cie cie;
 		struct uw_fde fde;

@@ -57,9 +57,24 @@ static int fake_read(void *host, uint64_t addr, void *buf, uint32_t len)
 	return -1;
 }
 
+/* A second module (the tables' test): mod's tables mapped again at
+ * CODE_ADDR + MOD2_BIAS, when have_mod2.  finds counts find_tables. */
+#define MOD2_BIAS 0x100000ull
+static int have_mod2, finds;
+
 static int fake_find(void *host, uint64_t pc, struct uw_tables *out)
 {
 	(void)host;
+	finds++;
+	if (have_mod2 && pc - (CODE_ADDR + MOD2_BIAS) < 0x10000) {
+		*out = mod;
+		out->bias = MOD2_BIAS;
+		if (mod.pc_hi) {
+			out->pc_lo = mod.pc_lo + MOD2_BIAS;
+			out->pc_hi = mod.pc_hi + MOD2_BIAS;
+		}
+		return 0;
+	}
 	if (!have_mod || pc < CODE_ADDR || pc >= CODE_ADDR + 0x10000)
 		return -1;
 	*out = mod;
@@ -105,7 +120,7 @@ static void reset(void)
 	memset(&eh, 0, sizeof(eh));
 	memset(tramp_mem, 0, sizeof(tramp_mem));
 	target_sec_addr = 0;
-	have_mod = 0;
+	have_mod = have_mod2 = 0;
 	trace_fde_seen = trace_fp_seen = 0;
 	trace_lookup = trace_fde_begin = 0;
 	g_datarel = g_textrel = 0;
@@ -945,6 +960,38 @@ static void test_stack_window(void)
 	      cur.stop.addr == end);
 }
 
+/* Frames alternating between two modules (a program and libc): with pc
+ * ranges, find_tables is asked once per module, not at every change. */
+static void test_tables_kept(void)
+{
+	uint64_t sp = STACK_ADDR + 0x100, pc = 0, want;
+	int i, ranges;
+
+	for (ranges = 1; ranges >= 0; ranges--) {
+		reset();
+		mod64(NULL, 0);		/* cfa = sp + 8, ra at sp */
+		have_mod2 = 1;
+		if (ranges) {
+			mod.pc_lo = CODE_ADDR;
+			mod.pc_hi = CODE_ADDR + 0x10000;
+		}
+		for (i = 0; i < 8; i++)
+			st_put(sp + 8 * i, CODE_ADDR + 0x111 + i +
+			       (i % 2 ? 0 : MOD2_BIAS), 8);
+		finds = 0;
+		walk_chain(sp, 8, &pc);
+		want = CODE_ADDR + 0x118;
+		if (ranges)
+			CHECK("tables kept: 8 frames in two modules, two lookups",
+			      cur.depth == 8 && pc == want && finds == 2);
+		else
+			/* Two a frame: for its pc, and for its return
+			 * address (uw_step_ra_is_bogus). */
+			CHECK("tables kept: without pc ranges, asked every time",
+			      cur.depth == 8 && pc == want && finds == 16);
+	}
+}
+
 static void test_signal_frames(void)
 {
 	struct uw_regs r;
@@ -1350,6 +1397,7 @@ int main(void)
 	test_malformed();
 	test_walk_stops();
 	test_stack_window();
+	test_tables_kept();
 	test_signal_frames();
 	test_fp_fallback();
 	test_pt_regs();
