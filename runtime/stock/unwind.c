@@ -180,6 +180,14 @@ static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
 #endif
 #endif
 
+/* Bytes of user stack one read fetches for the frames above (see
+ * cursor.stack_window): the core's default.  A variable, so that
+ * bench/ubacktrace-parts.stp can compare sizes in one run. */
+#ifndef STP_UW_STACK_WINDOW
+#define STP_UW_STACK_WINDOW UW_DEFAULT_STACK_WINDOW
+#endif
+static uint32_t stp_uw_stack_window = STP_UW_STACK_WINDOW;
+
 #define STP_UW_VDSO_TAG 0x7664736f5f636669ULL	/* "vdso_cfi" */
 
 /* ------------------------------------------------------------------ */
@@ -449,6 +457,7 @@ static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 	uc->cursor.max_depth = MAXBACKTRACE;
 	uc->cursor.max_work = STP_UW_MAX_WORK;
 	uc->cursor.min_code = STP_UW_MIN_CODE;
+	uc->cursor.stack_window = stp_uw_stack_window;
 	stp_uw_sync_info(uc);
 	return UNW_PC(&uc->info);
 }

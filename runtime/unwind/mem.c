@@ -64,12 +64,17 @@ UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
 	if (len == 0 || len > UW_ROW_MAX_SPAN || end < addr)
 		return NULL;
 	n = (((end - 1) | (UW_STACK_PAGE - 1)) + 1) - addr;
-	if (n > sizeof(c->ws.stack_window) || n < len)
+	if (n > c->stack_window)
+		n = c->stack_window;
+	if (n > sizeof(c->ws.stack_window))
 		n = sizeof(c->ws.stack_window);
-	if (c->ops->read_mem(c->host, addr, c->ws.stack_window, (uint32_t)n) < 0) {
+	if (n < len)
 		n = len;
-		if (c->ops->read_mem(c->host, addr, c->ws.stack_window, len) < 0)
+	if (c->ops->read_mem(c->host, addr, c->ws.stack_window, (uint32_t)n) < 0) {
+		if (n == len ||
+		    c->ops->read_mem(c->host, addr, c->ws.stack_window, len) < 0)
 			return NULL;
+		n = len;
 	}
 	c->ws.stack_addr = addr;
 	c->ws.stack_len = (uint32_t)n;

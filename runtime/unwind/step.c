@@ -24,6 +24,7 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->min_code = UW_DEFAULT_MIN_CODE;
 	c->policy = 0;
 	c->cache = NULL;
+	c->stack_window = UW_DEFAULT_STACK_WINDOW;
 	for (i = 0; i < UW_CIE_CACHE; i++)	/* bound: UW_CIE_CACHE */
 		c->ws.cies[i].valid = 0;
 	c->ws.cie_next = 0;

@@ -334,10 +334,21 @@ struct uw_row {
  * is never cached ("general"). */
 #define UW_ROW_MAX_SPAN 256	/* bytes of save slots read at once (the
 				 * x86_64 sigcontext: 17 slots, 136) */
-#define UW_STACK_WINDOW 1024	/* bytes of stack read at once (>=
-				 * UW_ROW_MAX_SPAN): callers' slots lie
-				 * above their callee's, within a few
-				 * hundred bytes in most code */
+#ifndef UW_STACK_WINDOW
+#define UW_STACK_WINDOW 1024	/* the most bytes of stack read at once
+				 * (>= UW_ROW_MAX_SPAN): the cursor's
+				 * buffer */
+#endif
+/* cursor.stack_window's default: callers' slots lie above their callee's,
+ * within a few hundred bytes in most code.  Measured in the TCG guest
+ * (bench/ubacktrace-parts.stp, a 9-frame warm walk, median cycles): no
+ * window 44,980, 256 bytes 38,792, 512 bytes 36,920, 1,024 bytes 41,028
+ * (there every byte copied costs about 7 cycles, a read's fixed part
+ * about 1,300). */
+#define UW_DEFAULT_STACK_WINDOW 512
+#if UW_STACK_WINDOW < UW_ROW_MAX_SPAN
+#error "UW_STACK_WINDOW must hold a row's span (UW_ROW_MAX_SPAN)"
+#endif
 #define UW_STACK_PAGE 4096	/* the smallest page: a window never
 				 * crosses into a page its slots do not
 				 * touch */
@@ -505,7 +516,7 @@ struct uw_step_frame {
  * chain 920 (uw_cfi_scan 120, uw_cfi_parse_cie 320, uw_cfi_entry 176,
  * uw_rd_bytes 80, the read), 864 through a find_tables that scans the
  * ELF image; in the runtime's module 944, and 936 through its
- * find_tables.  The cursor itself is 10,200 bytes on x86_64 (of which
+ * find_tables.  The cursor itself is 11,200 bytes on x86_64 (of which
  * UW_CIE_CACHE rows for the CIE cache): do not put it on a kernel stack
  * (per-CPU or per-context storage instead).  A struct uw_cache_entry is
  * 344 bytes. */
@@ -521,6 +532,10 @@ struct uw_cursor {
 				 * module: mmap_min_addr's default) */
 	uint32_t policy;	/* UW_POLICY_* */
 	struct uw_cache *cache;	/* optional row cache, see above; NULL */
+	uint32_t stack_window;	/* bytes of stack one read may fetch for
+				 * the frames above, up to UW_STACK_WINDOW
+				 * (default UW_DEFAULT_STACK_WINDOW); below
+				 * a frame's span, its slots alone */
 
 	/* Current frame: read-only for the caller. */
 	enum uw_arch arch;

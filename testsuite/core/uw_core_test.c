@@ -915,6 +915,8 @@ static void test_walk_stops(void)
  * the save slots of the frames above, never past the page of the slots
  * asked for (stack_mem is one page, and nothing is mapped above it), and
  * a new unwind reads the stack anew. */
+static uint32_t g_window = UW_DEFAULT_STACK_WINDOW;	/* cursor.stack_window */
+
 static void walk_chain(uint64_t sp, int frames, uint64_t *last_pc)
 {
 	struct uw_regs r;
@@ -922,6 +924,7 @@ static void walk_chain(uint64_t sp, int frames, uint64_t *last_pc)
 	regs64(&r, CODE_ADDR + 0x110, sp);
 	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
 	cur.max_depth = (uint32_t)frames;
+	cur.stack_window = g_window;
 	stack_reads = stack_reads_failed = 0;
 	while (uw_step(&cur) == 1)
 		*last_pc = uw_pc(&cur);
@@ -940,6 +943,15 @@ static void test_stack_window(void)
 	walk_chain(sp, 8, &pc);
 	CHECK("stack window: 8 frames of one page, in one read",
 	      cur.depth == 8 && pc == CODE_ADDR + 0x118 && stack_reads == 1);
+	g_window = 0;
+	walk_chain(sp, 8, &pc);
+	CHECK("stack window 0: a read a frame, of its slots alone",
+	      cur.depth == 8 && pc == CODE_ADDR + 0x118 && stack_reads == 8);
+	g_window = 16;
+	walk_chain(sp, 8, &pc);
+	CHECK("stack window 16: a read for every second frame",
+	      cur.depth == 8 && pc == CODE_ADDR + 0x118 && stack_reads == 4);
+	g_window = UW_DEFAULT_STACK_WINDOW;
 	st_put(sp + 8 * 7, CODE_ADDR + 0x1f0, 8);
 	walk_chain(sp, 8, &pc);
 	CHECK("stack window: a new unwind reads the stack anew",
