@@ -349,8 +349,9 @@ uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 	return uw_step_apply(c, r, out);
 }
 
-/* Swap c->ws.tables with the ones kept before them. */
-static void uw_step_tables_swap(struct uw_cursor *c)
+/* Swap c->ws.tables with the ones kept before them.  Out of line: its
+ * copy of the tables is not on the kernel stack under find_tables. */
+static __attribute__((__noinline__)) void uw_step_tables_swap(struct uw_cursor *c)
 {
 	struct uw_tables t = c->ws.other;
 	uint8_t reusable = c->ws.other_reusable, named = c->ws.other_named;
@@ -367,7 +368,8 @@ static void uw_step_tables_swap(struct uw_cursor *c)
  * or the ones before them, else the host's.  0 = found; -1 = none, and
  * c->ws.tables keep only why (unreadable, with its module) for the stop
  * report. */
-static inline int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
+static inline __attribute__((__always_inline__))
+int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 {
 	uint64_t unreadable;
 	const char *module;
