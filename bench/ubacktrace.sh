@@ -10,13 +10,17 @@
 # and cold are the same run).  Stacks: ustack-m64-O2-nofp at getdents (9
 # frames) and in a 20-deep recursion (20 frames: MAXBACKTRACE).  Prints
 # ns and cycles per call and ours/stock cycles, warm and cold.
-# Measured 2026-11-22 (N=200, TCG guest; stock varies ~7% between boots):
-#   stack       frames cache ours_cycles stock_cycles ratio
-#   getdents         9  warm       48751       244289  0.20
-#   getdents         9  cold      196854       244289  0.81
-#   recurse-20      20  warm       83522       419885  0.20
-#   recurse-20      20  cold      158594       419885  0.38
-# (before the row cache and the direct hex formatting: 0.96 and 0.91).
+# Measured 2026-11-24, N=200, 3 runs in one boot of the TCG guest, while
+# a second guest loaded the host (stock's own cycles for the same stack
+# varied 2.3x between runs, so each ratio is given as its range):
+#   stack       frames cache ours/stock cycles
+#   getdents         9  warm 0.08-0.24
+#   getdents         9  cold 0.27-0.70
+#   recurse-20      20  warm 0.11-0.18
+#   recurse-20      20  cold 0.22-0.48
+# (2026-11-22, before the stack window and the kept tables: 0.20, 0.81,
+# 0.20, 0.38; before the row cache and the direct hex formatting: 0.96
+# and 0.91.)
 # Where the cycles go: bench/ubacktrace-parts.stp.
 set -eu
 n=${1:-200}
