@@ -56,9 +56,9 @@ record() {
 echo "== recording snapshots"
 record 64 "" "$tracer" "$progs" "$out"
 place=$(sh "$top/testsuite/harness/i386-place.sh" "$builddir" | tail -n1)
-snap32="$out/random32.snap $out/step32.snap"
-# record32 [FP]: the i386 snapshots where they can be made; sets snap32
-# (or fp32 for FP "fp") to uw-bench's arguments for them.
+# record32 [FP]: the i386 snapshots (of the program built with frame
+# pointers, for FP "fp") where they can be made; sets files to uw-bench's
+# arguments for them, empty if they cannot be made.
 record32() {
 	case $place in
 	host)
