@@ -60,25 +60,25 @@ UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
 	 * a read that fails did so for the slots themselves; but a host
 	 * may read less than a page (a snapshot's copy of the stack): then
 	 * the slots alone. */
-	c->ws.stack_len = 0;
+	c->ws.window_len = 0;
 	if (len == 0 || len > UW_ROW_MAX_SPAN || end < addr)
 		return NULL;
 	n = (((end - 1) | (UW_STACK_PAGE - 1)) + 1) - addr;
 	if (n > c->stack_window)
 		n = c->stack_window;
-	if (n > sizeof(c->ws.stack_window))
-		n = sizeof(c->ws.stack_window);
+	if (n > sizeof(c->ws.window))
+		n = sizeof(c->ws.window);
 	if (n < len)
 		n = len;
-	if (c->ops->read_mem(c->host, addr, c->ws.stack_window, (uint32_t)n) < 0) {
+	if (c->ops->read_mem(c->host, addr, c->ws.window, (uint32_t)n) < 0) {
 		if (n == len ||
-		    c->ops->read_mem(c->host, addr, c->ws.stack_window, len) < 0)
+		    c->ops->read_mem(c->host, addr, c->ws.window, len) < 0)
 			return NULL;
 		n = len;
 	}
-	c->ws.stack_addr = addr;
-	c->ws.stack_len = (uint32_t)n;
-	return c->ws.stack_window;
+	c->ws.window_addr = addr;
+	c->ws.window_len = (uint32_t)n;
+	return c->ws.window;
 }
 
 UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,

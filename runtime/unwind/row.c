@@ -338,6 +338,7 @@ static int uw_row_breg(const struct uw_cursor *c, const struct uw_block *b,
 static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 {
 	uint64_t lo = 0, hi = 0;	/* offsets, compared as signed */
+	uint32_t members = 0;		/* the registers whose slots they are */
 	unsigned i;
 	int any = 0;
 
@@ -371,17 +372,15 @@ static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 		if (!any || (int64_t)off > (int64_t)hi)
 			hi = off;
 		any = 1;
+		members |= UW_REG_BIT(i);
 	}
 	/* Unsigned: hostile offsets far apart must not overflow. */
 	if (any && (int64_t)lo == (int32_t)lo &&
 	    hi - lo <= (uint64_t)(UW_ROW_MAX_SPAN - addr_size)) {
 		out->span_lo = (int32_t)(int64_t)lo;
 		out->span_len = (uint32_t)(hi - lo) + addr_size;
-		for (i = 0; i < UW_NREGS; i++)	/* bound: UW_NREGS */
-			if (out->span_base == UW_NREGS &&
-			    (out->compute & UW_REG_BIT(i)) &&
-			    out->kind[i] == UW_RULE_OFFSET)
-				out->in_span |= UW_REG_BIT(i);
+		if (out->span_base == UW_NREGS)
+			out->in_span = members;
 	}
 }
 

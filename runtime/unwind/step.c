@@ -43,7 +43,7 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->trace = ops ? ops->trace : NULL;
 	c->ws.sec = NULL;
 	c->ws.cache_len = 0;
-	c->ws.stack_len = 0;
+	c->ws.window_len = 0;
 	c->ws.tables = (struct uw_tables){ .module = NULL };
 	c->ws.tables_for_pc = 0;
 	c->ws.tables_reusable = 0;

@@ -583,13 +583,14 @@ struct uw_cursor {
 		struct uw_fde fde;
 		struct uw_row row;		/* parsed for this step's pc */
 		struct uw_compact_row crow;	/* row, compacted: applied */
-		/* A window on the stack: [stack_addr, stack_addr +
-		 * stack_len), read at once for one frame's save slots, and
+		/* A window on the stack: [window_addr, window_addr +
+		 * window_len), read at once for one frame's save slots, and
 		 * serving those of the frames above it (mem.c:
-		 * uw_stack_slots).  Valid for the whole unwind. */
-		uint8_t stack_window[UW_STACK_WINDOW];
-		uint64_t stack_addr;
-		uint32_t stack_len;
+		 * uw_stack_slots; at most stack_window bytes).  Valid for
+		 * the whole unwind. */
+		uint8_t window[UW_STACK_WINDOW];
+		uint64_t window_addr;
+		uint32_t window_len;
 		struct uw_row cie_row;		/* for DW_CFA_restore* */
 		struct uw_row remembered[UW_MAX_REMEMBER];
 		uint64_t stack[UW_MAX_EXPR_STACK];

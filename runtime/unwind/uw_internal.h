@@ -195,10 +195,10 @@ UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
 static inline const uint8_t *uw_stack_slots(struct uw_cursor *c,
 					    uint64_t addr, uint32_t len)
 {
-	uint64_t off = addr - c->ws.stack_addr;
+	uint64_t off = addr - c->ws.window_addr;
 
-	if (off < c->ws.stack_len && c->ws.stack_len - off >= len)
-		return c->ws.stack_window + off;
+	if (off < c->ws.window_len && c->ws.window_len - off >= len)
+		return c->ws.window + off;
 	return uw_stack_fill(c, addr, len);
 }
 /* An address-sized little-endian word at addr, speculatively. */
