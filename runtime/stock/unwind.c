@@ -422,7 +422,7 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
 	info->regs.sp = (unsigned long)uw_sp(cur);
 	uw_get_reg(cur, info->compat ? UW_I386_EBP : UW_X86_64_RBP, &bp);
 	info->regs.bp = (unsigned long)bp;
-	info->defined = cur->regs.defined;
+	info->defined = cur->regs->defined;
 }
 
 /* Begin a walk of task's user stack from r (DWARF numbering of the

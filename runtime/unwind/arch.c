@@ -217,9 +217,9 @@ UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
 	uint32_t nslots, i;
 	uint64_t sp, sc, v;
 
-	if (!(c->regs.defined & UW_REG_BIT(ad->sp_reg)))
+	if (!(c->regs->defined & UW_REG_BIT(ad->sp_reg)))
 		return 0;
-	sp = c->regs.val[ad->sp_reg];
+	sp = c->regs->val[ad->sp_reg];
 	sc = uw_arch_sigcontext(c, sp);
 	if (sc == 0)
 		return 0;

@@ -30,7 +30,7 @@ struct uw_cfi_entry {
 static int uw_cfi_is_debug_frame(const struct uw_cursor *c,
 				 const struct uw_section *sec)
 {
-	return sec == &c->ws.tables.debug_frame;
+	return sec == &c->ws.tables->debug_frame;
 }
 
 static int uw_cfi_entry(struct uw_cursor *c, const struct uw_section *sec,
@@ -120,7 +120,7 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 		    c->ws.cies[i].pos == pos &&
 		    c->ws.cies[i].sec_data == (uint64_t)(uintptr_t)sec->data &&
 		    c->ws.cies[i].sec_addr == sec->addr &&
-		    c->ws.cies[i].bias == c->ws.tables.bias &&
+		    c->ws.cies[i].bias == c->ws.tables->bias &&
 		    c->ws.cies[i].cie.is_debug_frame ==
 		    (uint8_t)uw_cfi_is_debug_frame(c, sec)) {
 			*cie = c->ws.cies[i].cie;
@@ -239,7 +239,7 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 	c->ws.cies[i].pos = pos;
 	c->ws.cies[i].sec_data = (uint64_t)(uintptr_t)sec->data;
 	c->ws.cies[i].sec_addr = sec->addr;
-	c->ws.cies[i].bias = c->ws.tables.bias;
+	c->ws.cies[i].bias = c->ws.tables->bias;
 	c->ws.cies[i].cie = *cie;
 	c->ws.cie_slot = (uint8_t)i;
 	return 0;
@@ -258,7 +258,7 @@ uw_cfi_parse_fde_body(struct uw_cursor *c, const struct uw_section *sec,
 
 	uw_reader_init(&r, c, sec, e->body, e->end);
 	r.addr_size = c->ws.cie.addr_size;
-	r.datarel_base = c->ws.tables.data_base;
+	r.datarel_base = c->ws.tables->data_base;
 	if (uw_rd_skip(&r, c->ws.cie.seg_size) < 0)
 		return -1;
 	fde->pos = pos;
@@ -421,7 +421,7 @@ static void uw_cfi_index_sort(struct uw_index_entry *v, uint32_t n)
 UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 			     uint32_t max)
 {
-	struct uw_tables *t = &c->ws.tables;
+	struct uw_tables *t = c->ws.tables;
 	struct uw_cfi_index_fill f = { out, max, 0, 0, 0 };
 	const struct uw_section *secs[2] = { &t->eh_frame, &t->debug_frame };
 	int i;
@@ -445,7 +445,7 @@ UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
  * found (FDE parsed), 0 = not covered, -1 = stopped. */
 static int uw_cfi_search_index(struct uw_cursor *c, uint64_t pc)
 {
-	const struct uw_tables *t = &c->ws.tables;
+	const struct uw_tables *t = c->ws.tables;
 	const struct uw_index_entry *ie;
 	const struct uw_section *sec;
 	struct uw_cfi_entry e;
@@ -490,7 +490,7 @@ static int uw_cfi_search_index(struct uw_cursor *c, uint64_t pc)
 static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc,
 			     uint64_t *fde_pos)
 {
-	struct uw_tables *t = &c->ws.tables;
+	struct uw_tables *t = c->ws.tables;
 	const struct uw_section *hdr = &t->eh_frame_hdr;
 	struct uw_reader r;
 	uint8_t version, ptr_enc, count_enc, table_enc;
@@ -554,7 +554,7 @@ static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc,
 	return 1;
 }
 
-/* Whether c->ws.tables.eh_frame_hdr has a search table that the lookup
+/* Whether c->ws.tables->eh_frame_hdr has a search table that the lookup
  * can use (uw_hdr_searchable): the search for pc 0, which reads the
  * header, checks the table's size and probes it, finds nothing or finds
  * an entry; 2 (no table) or -1 (malformed) say it cannot. */
@@ -573,7 +573,7 @@ UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c)
 static __attribute__((__noinline__)) int
 uw_cfi_hdr_fde(struct uw_cursor *c, uint64_t pos, uint64_t pc)
 {
-	const struct uw_section *sec = &c->ws.tables.eh_frame;
+	const struct uw_section *sec = &c->ws.tables->eh_frame;
 	struct uw_cfi_entry e;
 
 	if (uw_cfi_entry(c, sec, pos, &e) < 0)
@@ -587,7 +587,7 @@ uw_cfi_hdr_fde(struct uw_cursor *c, uint64_t pos, uint64_t pc)
 
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc)
 {
-	struct uw_tables *t = &c->ws.tables;
+	struct uw_tables *t = c->ws.tables;
 	uint64_t pos = 0;
 	int rc = 2;
 

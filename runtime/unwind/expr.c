@@ -139,7 +139,7 @@ static int uw_expr_op(struct uw_expr *e, uint64_t cfa, int have_cfa)
 		/* A link-time address in the module: relocate by bias. */
 		if (uw_rd_uint(&e->r, e->r.addr_size, &u) < 0)
 			return -1;
-		return uw_expr_push(e, u + c->ws.tables.bias);
+		return uw_expr_push(e, u + c->ws.tables->bias);
 	case DW_OP_const1u: case DW_OP_const1s:
 	case DW_OP_const2u: case DW_OP_const2s:
 	case DW_OP_const4u: case DW_OP_const4s:

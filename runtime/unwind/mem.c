@@ -100,7 +100,7 @@ UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
 {
 	uw_reader_init_local(r, sec, pos, end, c->ad->addr_size, &c->stop);
 	r->c = c;
-	r->text_base = c->ws.tables.text_base;
+	r->text_base = c->ws.tables->text_base;
 }
 
 UW_INTERNAL void uw_reader_init_local(struct uw_reader *r,
@@ -169,7 +169,7 @@ UW_INTERNAL int uw_rd_bytes(struct uw_reader *r, uint8_t *buf, uint32_t n)
 	if (!c)
 		return uw_rd_fail(r, UW_STOP_MEMORY_UNREADABLE,
 				  sec->addr + r->pos);
-	addr = (sec->addr + c->ws.tables.bias + r->pos) & c->ad->addr_mask;
+	addr = (sec->addr + c->ws.tables->bias + r->pos) & c->ad->addr_mask;
 	off = addr - c->ws.cache_addr;
 	if (c->ws.cache_len == 0 || addr < c->ws.cache_addr ||
 	    off + n > c->ws.cache_len) {
@@ -326,10 +326,10 @@ UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 		 * relocated), so read it there and go back to link-time. */
 		if (!c)
 			return uw_rd_fail(r, UW_STOP_BAD_CFI, field);
-		if (uw_read_target(c, (*v + c->ws.tables.bias) & r->addr_mask,
+		if (uw_read_target(c, (*v + c->ws.tables->bias) & r->addr_mask,
 				   r->addr_size, &raw) < 0)
 			return -1;
-		*v = (raw - c->ws.tables.bias) & r->addr_mask;
+		*v = (raw - c->ws.tables->bias) & r->addr_mask;
 	}
 	return 0;
 }

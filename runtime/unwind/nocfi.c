@@ -107,7 +107,7 @@ static int uw_nocfi_done(struct uw_nocfi *n, uint64_t ra_at,
 		return 0;
 	if (bp_from_stack && uw_nocfi_read(n, bp_slot, &bp) < 0)
 		return 0;
-	*next = c->regs;
+	*next = *c->regs;
 	next->defined &= ad->callee_saved & ~n->written;
 	for (i = 0; i < ad->nregs; i++) {	/* bound: < UW_NREGS */
 		if (n->popped.defined & UW_REG_BIT(i)) {
@@ -143,7 +143,7 @@ UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
 	int is64 = ad->arch == UW_ARCH_X86_64;
 	int pushed_bp = 0;	/* the last instruction was push %bp */
 
-	if (!(c->regs.defined & UW_REG_BIT(ad->sp_reg)))
+	if (!(c->regs->defined & UW_REG_BIT(ad->sp_reg)))
 		return 0;
 	n.c = c;
 	n.len = UW_NOCFI_WINDOW;
@@ -152,9 +152,9 @@ UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
 		if (!uw_peek(c, c->pc, n.code, n.len))
 			return 0;
 	}
-	n.sp0 = n.sp = c->regs.val[ad->sp_reg];
-	n.bp = c->regs.val[ad->fp_reg];
-	n.bp_known = (c->regs.defined & UW_REG_BIT(ad->fp_reg)) != 0;
+	n.sp0 = n.sp = c->regs->val[ad->sp_reg];
+	n.bp = c->regs->val[ad->fp_reg];
+	n.bp_known = (c->regs->defined & UW_REG_BIT(ad->fp_reg)) != 0;
 	n.written = 0;
 	n.popped.defined = 0;
 

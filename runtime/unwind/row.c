@@ -129,7 +129,7 @@ static int uw_row_insn(struct uw_row_exec *x)
 	case DW_CFA_GNU_window_save:	/* SPARC only; nothing on x86 */
 		return 0;
 	case DW_CFA_set_loc:
-		x->r.datarel_base = c->ws.tables.data_base;
+		x->r.datarel_base = c->ws.tables->data_base;
 		if (uw_rd_encoded(&x->r, c->ws.cie.fde_enc, &u) < 0)
 			return -1;
 		return uw_row_advance(x, u);

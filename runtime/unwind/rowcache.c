@@ -65,7 +65,7 @@ UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 	if (!c->ws.tables_named)
 		return;
 	e = uw_rowcache_slot(c, lookup);
-	uw_rowcache_key(&c->ws.tables, lookup, &e->key);
+	uw_rowcache_key(c->ws.tables, lookup, &e->key);
 	e->row = *row;
 	e->arch = (uint8_t)c->arch;
 	e->valid = 1;

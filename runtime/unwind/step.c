@@ -44,13 +44,16 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->ws.sec = NULL;
 	c->ws.cache_len = 0;
 	c->ws.window_len = 0;
-	c->ws.tables = (struct uw_tables){ .module = NULL };
+	c->ws.tables = &c->ws.tables_kept[0];
+	c->ws.other = &c->ws.tables_kept[1];
+	*c->ws.tables = (struct uw_tables){ .module = NULL };
 	c->ws.tables_for_pc = 0;
 	c->ws.tables_reusable = 0;
 	c->ws.tables_named = 0;
 	c->ws.other_reusable = 0;
 	c->pc = 0;
-	c->regs.defined = 0;
+	c->ws.regs[0].defined = 0;
+	c->regs = &c->ws.regs[0];
 }
 
 UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
@@ -58,6 +61,7 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 		   const struct uw_regs *initial)
 {
 	const struct uw_arch_desc *ad = uw_arch_get(arch);
+	struct uw_regs *regs = &c->ws.regs[0];
 	int i;
 
 	uw_cursor_reset(c, ad, ops, host);
@@ -67,12 +71,12 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 		c->trace = NULL;
 		return uw_fail(c, UW_STOP_BAD_ARGUMENT, 0);
 	}
-	for (i = 0; i < UW_NREGS; i++)
-		c->regs.val[i] = initial->val[i] & ad->addr_mask;
-	c->regs.defined = initial->defined & (UW_REG_BIT(ad->nregs) - 1);
-	if (!(c->regs.defined & UW_REG_BIT(ad->ra_reg)))
+	for (i = 0; i < UW_NREGS; i++)	/* bound: UW_NREGS */
+		regs->val[i] = initial->val[i] & ad->addr_mask;
+	regs->defined = initial->defined & (UW_REG_BIT(ad->nregs) - 1);
+	if (!(regs->defined & UW_REG_BIT(ad->ra_reg)))
 		return uw_fail(c, UW_STOP_BAD_ARGUMENT, ad->ra_reg);
-	c->pc = c->regs.val[ad->ra_reg];
+	c->pc = regs->val[ad->ra_reg];
 	return 0;
 }
 
@@ -89,9 +93,9 @@ UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
 	uw_cursor_reset(c, ad, NULL, NULL);
 	c->arch = arch;
 	c->max_work = 2 * UW_MAX_SCAN_ENTRIES * UW_WORK_SCAN_ENTRY;
-	c->ws.tables = *t;
-	c->ws.tables.index = NULL;
-	c->ws.tables.index_count = 0;
+	*c->ws.tables = *t;
+	c->ws.tables->index = NULL;
+	c->ws.tables->index_count = 0;
 	return uw_cfi_index(c, out, max);
 }
 
@@ -108,11 +112,11 @@ UW_API int uw_hdr_searchable(struct uw_cursor *scratch, enum uw_arch arch,
 		return 0;
 	uw_cursor_reset(c, ad, NULL, NULL);
 	c->arch = arch;
-	c->ws.tables = (struct uw_tables){ .eh_frame_hdr = *hdr };
+	*c->ws.tables = (struct uw_tables){ .eh_frame_hdr = *hdr };
 	usable = uw_cfi_hdr_usable(c);
 	/* The header's eh_frame_ptr, where it could be read. */
-	if (c->ws.tables.eh_frame.size)
-		*eh_frame_addr = c->ws.tables.eh_frame.addr;
+	if (c->ws.tables->eh_frame.size)
+		*eh_frame_addr = c->ws.tables->eh_frame.addr;
 	return usable;
 }
 
@@ -142,9 +146,9 @@ UW_API uint64_t uw_frame_cfa(const struct uw_cursor *c)
 UW_API int uw_get_reg(const struct uw_cursor *c, unsigned regno, uint64_t *val)
 {
 	if (!c->ad || regno >= c->ad->nregs ||
-	    !(c->regs.defined & UW_REG_BIT(regno)))
+	    !(c->regs->defined & UW_REG_BIT(regno)))
 		return -1;
-	*val = c->regs.val[regno];
+	*val = c->regs->val[regno];
 	return 0;
 }
 
@@ -193,13 +197,13 @@ static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_curso
 
 	if (__builtin_expect(r->cfa_kind != UW_CFA_REG_OFFSET && !deref, 0)) {
 		if (r->cfa_kind == UW_CFA_EXPRESSION)
-			return uw_expr_eval(c, &c->ws.row.cfa_expr, &c->regs,
+			return uw_expr_eval(c, &c->ws.row.cfa_expr, c->regs,
 					    0, 0, 0, cfa);
 		return uw_fail(c, UW_STOP_BAD_CFI, r->fde_begin);
 	}
-	if (reg >= ad->nregs || !(c->regs.defined & UW_REG_BIT(reg)))
+	if (reg >= ad->nregs || !(c->regs->defined & UW_REG_BIT(reg)))
 		return uw_fail(c, UW_STOP_REG_UNDEFINED, reg);
-	*cfa = (c->regs.val[reg] + (uint64_t)r->cfa_offset) & ad->addr_mask;
+	*cfa = (c->regs->val[reg] + (uint64_t)r->cfa_offset) & ad->addr_mask;
 	if (__builtin_expect(!deref, 1))
 		return 0;
 	if (uw_spend(c, 2) < 0)	/* as the expression's two operations */
@@ -222,7 +226,8 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		  struct uw_step_frame *restrict out)
 {
 	const struct uw_arch_desc *ad = c->ad;
-	const struct uw_regs *cur = &c->regs;
+	const struct uw_regs *cur = c->regs;
+	struct uw_regs *restrict next = out->regs;
 	const uint64_t mask = ad->addr_mask;
 	const uint32_t size = ad->addr_size;
 	unsigned reg, src, ra = r->ra_reg;
@@ -242,11 +247,17 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		return uw_fail(c, UW_STOP_END_OF_STACK, 0);
 	}
 
-	out->regs = *cur;
+	/* Only the kept registers' values carry over: those of the others
+	 * are written below or undefined, and an undefined value is never
+	 * read.  bound: one iteration per bit, < UW_NREGS */
 	defined = (cur->defined & r->keep) | r->is_cfa;
+	for (todo = cur->defined & r->keep; todo != 0; todo &= todo - 1) {
+		reg = (unsigned)__builtin_ctz(todo);
+		next->val[reg] = cur->val[reg];
+	}
 	/* bound: one iteration per bit, < UW_NREGS */
 	for (todo = r->is_cfa; todo != 0; todo &= todo - 1)
-		out->regs.val[__builtin_ctz(todo)] = cfa;
+		next->val[__builtin_ctz(todo)] = cfa;
 	if (r->span_len != 0 && (r->span_base == UW_NREGS ||
 				 (cur->defined & UW_REG_BIT(r->span_base)))) {
 		span_addr = r->span_base == UW_NREGS ? cfa :
@@ -267,7 +278,7 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 			v = uw_step_span_word(span +
 					      (r->offset[reg] - r->span_lo),
 					      size);
-			out->regs.val[reg] = v & mask;
+			next->val[reg] = v & mask;
 		}
 		defined |= r->in_span;
 		todo &= ~r->in_span;
@@ -326,7 +337,7 @@ slot:
 		else if (uw_read_target(c, addr, size, &v) < 0)
 			goto lost;
 value:
-		out->regs.val[reg] = v & mask;
+		next->val[reg] = v & mask;
 		defined |= UW_REG_BIT(reg);
 		continue;
 lost:
@@ -335,8 +346,8 @@ lost:
 	}
 	if (!(defined & UW_REG_BIT(ra)))
 		return uw_fail(c, UW_STOP_REG_UNDEFINED, ra);
-	out->regs.val[ad->ra_reg] = out->regs.val[ra];
-	out->regs.defined = defined | UW_REG_BIT(ad->ra_reg);
+	next->val[ad->ra_reg] = next->val[ra];
+	next->defined = defined | UW_REG_BIT(ad->ra_reg);
 	out->cfa = cfa;
 	out->signal = r->signal;
 	return 1;
@@ -349,11 +360,10 @@ uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 	return uw_step_apply(c, r, out);
 }
 
-/* Swap c->ws.tables with the ones kept before them.  Out of line: its
- * copy of the tables is not on the kernel stack under find_tables. */
-static __attribute__((__noinline__)) void uw_step_tables_swap(struct uw_cursor *c)
+/* Trade c->ws.tables for the ones kept before them. */
+static inline __attribute__((__always_inline__)) void uw_step_tables_swap(struct uw_cursor *c)
 {
-	struct uw_tables t = c->ws.other;
+	struct uw_tables *t = c->ws.other;
 	uint8_t reusable = c->ws.other_reusable, named = c->ws.other_named;
 
 	c->ws.other = c->ws.tables;
@@ -375,29 +385,28 @@ int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	const char *module;
 
 	if (c->ws.tables_reusable &&
-	    lookup - c->ws.tables.pc_lo < c->ws.tables.pc_hi - c->ws.tables.pc_lo)
+	    lookup - c->ws.tables->pc_lo < c->ws.tables->pc_hi - c->ws.tables->pc_lo)
 		return 0;
 	if (c->ws.other_reusable &&
-	    lookup - c->ws.other.pc_lo < c->ws.other.pc_hi - c->ws.other.pc_lo) {
+	    lookup - c->ws.other->pc_lo < c->ws.other->pc_hi - c->ws.other->pc_lo) {
 		uw_step_tables_swap(c);
 		return 0;
 	}
-	if (c->ws.tables_reusable) {
-		c->ws.other = c->ws.tables;
-		c->ws.other_reusable = 1;
-		c->ws.other_named = c->ws.tables_named;
-	}
-	if (c->ops->find_tables(c->host, lookup, &c->ws.tables) == 0) {
-		c->ws.tables.unreadable = 0;
-		c->ws.tables_reusable = c->ws.tables.pc_hi > c->ws.tables.pc_lo;
+	/* The current tables, if reusable, become the kept ones; find_tables
+	 * fills the storage of those kept before. */
+	if (c->ws.tables_reusable)
+		uw_step_tables_swap(c);
+	if (c->ops->find_tables(c->host, lookup, c->ws.tables) == 0) {
+		c->ws.tables->unreadable = 0;
+		c->ws.tables_reusable = c->ws.tables->pc_hi > c->ws.tables->pc_lo;
 		c->ws.tables_named = c->cache && c->cache->entries &&
-				     uw_rowcache_names_cfi(&c->ws.tables);
+				     uw_rowcache_names_cfi(c->ws.tables);
 		return 0;
 	}
-	unreadable = c->ws.tables.unreadable;
-	module = unreadable ? c->ws.tables.module : NULL;
-	c->ws.tables = (struct uw_tables){ .module = module,
-					   .unreadable = unreadable };
+	unreadable = c->ws.tables->unreadable;
+	module = unreadable ? c->ws.tables->module : NULL;
+	*c->ws.tables = (struct uw_tables){ .module = module,
+					    .unreadable = unreadable };
 	c->ws.tables_reusable = 0;
 	c->ws.tables_named = 0;
 	return -1;
@@ -416,14 +425,14 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	c->ws.tables_for_pc = 1;
 	if (uw_step_tables(c, lookup) < 0)
 		return 0;
-	uw_step_trace(c, UW_TR_TABLES, c->ws.tables.bias, lookup);
+	uw_step_trace(c, UW_TR_TABLES, c->ws.tables->bias, lookup);
 	cached = uw_rowcache_find(c, lookup);
 	if (cached) {
 		uw_step_trace(c, UW_TR_FDE, cached->fde_begin,
 			      cached->fde_end);
 		return uw_step_apply(c, cached, out);
 	}
-	link_pc = (lookup - c->ws.tables.bias) & c->ad->addr_mask;
+	link_pc = (lookup - c->ws.tables->bias) & c->ad->addr_mask;
 	if (uw_cfi_find(c, link_pc) < 0) {
 		if (c->stop.reason != UW_STOP_NO_UNWIND_DATA)
 			return -1;
@@ -447,7 +456,7 @@ static int uw_step_sigframe(struct uw_cursor *c, uint64_t lookup,
 	(void)lookup;
 	out->how = UW_HOW_SIGFRAME;
 	out->signal = 1;
-	return uw_arch_sigframe(c, &out->regs, &out->cfa);
+	return uw_arch_sigframe(c, out->regs, &out->cfa);
 }
 
 /* Method 3 (UW_POLICY_FP_FALLBACK): code without CFI, from the
@@ -459,7 +468,7 @@ static int uw_step_nocfi(struct uw_cursor *c, uint64_t lookup,
 
 	(void)lookup;
 	out->signal = 0;
-	rc = uw_nocfi_step(c, &out->regs, &out->cfa, &out->how);
+	rc = uw_nocfi_step(c, out->regs, &out->cfa, &out->how);
 	if (rc == 1)
 		uw_step_trace(c, UW_TR_NOCFI, c->pc, out->how);
 	return rc;
@@ -475,9 +484,9 @@ static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
 
 	(void)lookup;
 	out->how = UW_HOW_FRAME_POINTER;
-	if (!(c->regs.defined & UW_REG_BIT(ad->fp_reg)))
+	if (!(c->regs->defined & UW_REG_BIT(ad->fp_reg)))
 		return 0;
-	uw_step_trace(c, UW_TR_FP_FALLBACK, c->pc, c->regs.val[ad->fp_reg]);
+	uw_step_trace(c, UW_TR_FP_FALLBACK, c->pc, c->regs->val[ad->fp_reg]);
 	(void)uw_row_compact(c, &ad->fp_row, ad->ra_reg, 0, &c->ws.crow);
 	c->ws.crow.fde_begin = c->ws.crow.fde_end = 0;
 	return uw_step_apply_rare(c, &c->ws.crow, out);
@@ -525,14 +534,14 @@ static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
  * for it to reuse. */
 static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 {
-	const char *module = c->ws.tables.module;
+	const char *module = c->ws.tables->module;
 
 	if (uw_step_tables(c, (ra - 1) & c->ad->addr_mask) == 0)
 		return 0;
 	/* A stop here reports this frame's module; the next step (if any)
 	 * looks the caller up again. */
-	c->ws.tables.module = module;
-	if (c->ws.tables.unreadable)
+	c->ws.tables->module = module;
+	if (c->ws.tables->unreadable)
 		return 0;
 	return uw_arch_ra_plausible(c, ra) == 0;
 }
@@ -540,7 +549,7 @@ static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 static int uw_step_stopped(struct uw_cursor *c)
 {
 	c->stop.pc = c->pc;
-	c->stop.module = c->ws.tables_for_pc ? c->ws.tables.module : NULL;
+	c->stop.module = c->ws.tables_for_pc ? c->ws.tables->module : NULL;
 	uw_step_trace(c, UW_TR_STOP, c->stop.reason, c->pc);
 	return 0;
 }
@@ -558,6 +567,7 @@ UW_API int uw_step(struct uw_cursor *c)
 	c->work = 0;
 	c->ws.sec = NULL;
 	c->ws.cache_len = 0;
+	f->regs = &c->ws.regs[c->regs == &c->ws.regs[0]];
 	/* c->ws.tables still holds the last frame's tables (find_tables sets
 	 * every field when it succeeds): reused if they cover this pc. */
 	c->ws.tables_for_pc = 0;
@@ -578,8 +588,8 @@ UW_API int uw_step(struct uw_cursor *c)
 		if (rc == 0)
 			rc = uw_step_by(c, (enum uw_step_method)m, lookup, f);
 	}
-	if (rc == 0 && c->ws.tables_for_pc && c->ws.tables.unreadable)
-		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->ws.tables.unreadable);
+	if (rc == 0 && c->ws.tables_for_pc && c->ws.tables->unreadable)
+		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->ws.tables->unreadable);
 	else if (rc == 0)
 		uw_fail(c, UW_STOP_NO_UNWIND_DATA, lookup);
 	if (rc <= 0)
@@ -591,7 +601,7 @@ UW_API int uw_step(struct uw_cursor *c)
 		uw_fail(c, UW_STOP_NO_PROGRESS, f->cfa);
 		return uw_step_stopped(c);
 	}
-	ra = f->regs.val[ad->ra_reg];
+	ra = f->regs->val[ad->ra_reg];
 	if (ra == 0) {
 		/* The outermost frame: its CFA passed the progress check,
 		 * and gives the frame's size. */
@@ -607,7 +617,7 @@ UW_API int uw_step(struct uw_cursor *c)
 		uw_fail(c, UW_STOP_BAD_RETURN_ADDRESS, ra);
 		return uw_step_stopped(c);
 	}
-	c->regs = f->regs;
+	c->regs = f->regs;	/* the caller's, built in the other buffer */
 	c->pc = ra;
 	c->cfa = f->cfa;
 	c->depth++;

@@ -498,7 +498,10 @@ UW_API void uw_cache_clear(struct uw_cache *cache);
 /* A caller frame, as a step's method finds it (private to step.c; in the
  * cursor so that its registers are not on the kernel stack). */
 struct uw_step_frame {
-	struct uw_regs regs;	/* the caller's registers (pc in ra_reg) */
+	struct uw_regs *regs;	/* the caller's registers (pc in ra_reg):
+				 * the one of ws.regs that is not this
+				 * frame's, so a step's success costs no
+				 * copy */
 	uint64_t cfa;		/* this frame's CFA */
 	enum uw_how how;
 	int signal;		/* this frame is a signal frame: the caller's
@@ -516,7 +519,7 @@ struct uw_step_frame {
  * chain 920 (uw_cfi_scan 120, uw_cfi_parse_cie 320, uw_cfi_entry 176,
  * uw_rd_bytes 80, the read), 864 through a find_tables that scans the
  * ELF image; in the runtime's module 944, and 936 through its
- * find_tables.  The cursor itself is 11,200 bytes on x86_64 (of which
+ * find_tables.  The cursor itself is 11,216 bytes on x86_64 (of which
  * UW_CIE_CACHE rows for the CIE cache): do not put it on a kernel stack
  * (per-CPU or per-context storage instead).  A struct uw_cache_entry is
  * 344 bytes. */
@@ -539,7 +542,9 @@ struct uw_cursor {
 
 	/* Current frame: read-only for the caller. */
 	enum uw_arch arch;
-	struct uw_regs regs;
+	const struct uw_regs *regs;	/* one of ws.regs (a cursor is
+					 * never copied: it points into
+					 * itself) */
 	uint64_t pc;
 	uint64_t cfa;		/* CFA computed by the last step (the CFA of
 				 * the frame below this one); 0 initially */
@@ -563,7 +568,15 @@ struct uw_cursor {
 	/* ops->trace, or NULL: tested at every traced event, so one load */
 	void (*trace)(void *host, enum uw_trace_event ev, uint64_t a, uint64_t b);
 	struct {
-		struct uw_tables tables;
+		struct uw_regs regs[2];		/* this frame's and its
+						 * caller's, as a step builds
+						 * them */
+		/* This step's tables, and the reusable ones before them
+		 * (other_reusable and other_named as they were): looked at
+		 * before find_tables.  Each is one of tables_kept, so
+		 * trading them costs no copy. */
+		struct uw_tables *tables, *other;
+		struct uw_tables tables_kept[2];
 		uint8_t tables_for_pc;		/* tables (or module and
 						 * unreadable of a failed
 						 * lookup) describe this
@@ -574,9 +587,6 @@ struct uw_cursor {
 						 * there is a cache, and the
 						 * tables name their CFI
 						 * (uw_rowcache_names_cfi) */
-		/* The reusable tables before these (tables_reusable and
-		 * tables_named as they were): looked at before find_tables. */
-		struct uw_tables other;
 		uint8_t other_reusable, other_named;
 		const struct uw_section *sec;	/* section of cie/fde */
 		struct uw_cie cie;

@@ -284,7 +284,7 @@ uw_rowcache_find(struct uw_cursor *c, uint64_t lookup)
 		return NULL;
 	e = uw_rowcache_slot(c, lookup);
 	if (e->valid && e->arch == (uint8_t)c->arch &&
-	    uw_rowcache_key_is(&e->key, &c->ws.tables, lookup)) {
+	    uw_rowcache_key_is(&e->key, c->ws.tables, lookup)) {
 		c->cache->hits++;
 		return &e->row;
 	}
