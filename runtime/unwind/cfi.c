@@ -443,7 +443,8 @@ UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 /* Binary search in uw_tables.index: the last FDE starting at or below pc,
  * or the one before it when both start there (one per section).  1 =
  * found (FDE parsed), 0 = not covered, -1 = stopped. */
-static int uw_cfi_search_index(struct uw_cursor *c, uint64_t pc)
+static __attribute__((__noinline__)) int
+uw_cfi_search_index(struct uw_cursor *c, uint64_t pc, struct uw_pc_range *same)
 {
 	const struct uw_tables *t = c->ws.tables;
 	const struct uw_index_entry *ie;
@@ -456,6 +457,7 @@ static int uw_cfi_search_index(struct uw_cursor *c, uint64_t pc)
 		if (uw_spend(c, 1) < 0)
 			return -1;
 		mid = lo + (hi - lo) / 2;
+		uw_pc_range_probe(same, t->index[mid].pc_begin, pc);
 		if (t->index[mid].pc_begin <= pc)
 			lo = mid + 1;
 		else
@@ -473,8 +475,13 @@ static int uw_cfi_search_index(struct uw_cursor *c, uint64_t pc)
 			return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + ie->pos);
 		if (uw_cfi_parse_fde(c, sec, ie->pos, &e) < 0)
 			return -1;
-		if (uw_cfi_fde_covers(c, pc))
+		if (uw_cfi_fde_covers(c, pc)) {
+			/* A candidate before it, not covering pc, may cover
+			 * another pc of the range. */
+			if (k != lo)
+				*same = (struct uw_pc_range){ pc, pc + 1 };
 			return 1;
+		}
 	}
 	return 0;
 }
@@ -487,8 +494,9 @@ static int uw_cfi_search_index(struct uw_cursor *c, uint64_t pc)
  * the caller parses (uw_cfi_hdr_fde: not from here, so that this frame,
  * with its reader, is not on the kernel stack under the parse);
  * 0 = not covered, 2 = table unusable, -1 = stop. */
-static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc,
-			     uint64_t *fde_pos)
+static __attribute__((__noinline__)) int
+uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
+		  struct uw_pc_range *same)
 {
 	struct uw_tables *t = c->ws.tables;
 	const struct uw_section *hdr = &t->eh_frame_hdr;
@@ -537,6 +545,7 @@ static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc,
 		r.pos = table_pos + mid * (uint64_t)(2 * esize);
 		if (uw_rd_encoded(&r, table_enc, &loc) < 0)
 			return -1;
+		uw_pc_range_probe(same, loc, pc);
 		if (loc <= pc)
 			lo = mid + 1;
 		else
@@ -561,7 +570,8 @@ static int uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc,
 UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c)
 {
 	uint64_t pos;
-	int rc = uw_cfi_search_hdr(c, 0, &pos);
+	struct uw_pc_range same = { 0, ~0ull };
+	int rc = uw_cfi_search_hdr(c, 0, &pos, &same);
 
 	return rc == 0 || rc == 1;
 }
@@ -588,21 +598,27 @@ uw_cfi_hdr_fde(struct uw_cursor *c, uint64_t pos, uint64_t pc)
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc)
 {
 	struct uw_tables *t = c->ws.tables;
+	struct uw_pc_range same = { 0, ~0ull };
 	uint64_t pos = 0;
 	int rc = 2;
 
 	if (t->index_count != 0) {
-		rc = uw_cfi_search_index(c, pc);
+		rc = uw_cfi_search_index(c, pc, &same);
 	} else {
 		if (t->eh_frame_hdr.size != 0)
-			rc = uw_cfi_search_hdr(c, pc, &pos);
+			rc = uw_cfi_search_hdr(c, pc, &pos, &same);
 		if (rc == 1)
 			rc = uw_cfi_hdr_fde(c, pos, pc);
+		/* A scan takes the first FDE that covers pc: another pc
+		 * may find another.  The range is the pc alone. */
+		if (rc != 1)
+			same = (struct uw_pc_range){ pc, pc + 1 };
 		if (rc == 2 && t->eh_frame.size != 0)
 			rc = uw_cfi_scan(c, &t->eh_frame, pc);
 		if (rc != 1 && rc >= 0 && t->debug_frame.size != 0)
 			rc = uw_cfi_scan(c, &t->debug_frame, pc);
 	}
+	c->ws.found = same;
 	if (rc < 0)
 		return -1;
 	if (rc != 1)

@@ -22,6 +22,7 @@ struct uw_row_exec {
 	struct uw_reader r;
 	uint64_t pc;		/* link-time pc whose row we want */
 	uint64_t loc;		/* location the current row starts at */
+	uint64_t next;		/* where an advance past pc would go */
 	uint32_t insns;		/* executed so far, <= UW_MAX_CFA_INSNS */
 	uint32_t depth;		/* remember_state stack depth */
 	int in_cie;		/* restore: no CIE row yet */
@@ -84,9 +85,10 @@ static int uw_row_advance(struct uw_row_exec *x, uint64_t new_loc)
 {
 	x->advanced = 1;
 	/* Going past pc (or wrapping) ends the row for pc. */
-	if (new_loc > x->pc || new_loc < x->loc)
+	if (new_loc > x->pc || new_loc < x->loc) {
 		x->done = 1;
-	else
+		x->next = new_loc;
+	} else
 		x->loc = new_loc;
 	return 0;
 }
@@ -266,6 +268,7 @@ static int uw_row_run(struct uw_row_exec *x, uint64_t pos, uint64_t end)
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 {
 	struct uw_row_exec x = { 0 };
+	struct uw_pc_range *r = &c->ws.row_pcs;
 
 	x.c = c;
 	x.pc = pc;
@@ -292,6 +295,17 @@ UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 	x.in_cie = 0;
 	if (uw_row_run(&x, c->ws.fde.insn_pos, c->ws.fde.insn_end) < 0)
 		return -1;
+	/* Every pc from the row's start to the advance that ended it (or
+	 * the FDE's end) runs the same instructions, so gets the same row,
+	 * where the search finds the same FDE.  An advance backwards
+	 * (hostile) leaves pc alone. */
+	r->lo = x.loc > c->ws.found.lo ? x.loc : c->ws.found.lo;
+	r->hi = x.done && x.next < c->ws.fde.pc_end ? x.next :
+		c->ws.fde.pc_end;
+	if (r->hi > c->ws.found.hi)
+		r->hi = c->ws.found.hi;
+	if (r->hi <= pc || r->lo > pc)
+		*r = (struct uw_pc_range){ pc, pc + 1 };
 	return 0;
 }
 

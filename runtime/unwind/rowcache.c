@@ -16,6 +16,10 @@ UW_API void uw_cache_clear(struct uw_cache *cache)
 		return;
 	for (i = 0; i <= cache->mask; i++)	/* bound: number of entries */
 		cache->entries[i].valid = 0;
+	for (i = 0; i < UW_CACHE_RANGES; i++)	/* bound: UW_CACHE_RANGES */
+		cache->ranges[i].valid = 0;
+	cache->range_next = 0;
+	cache->range_last = 0;
 }
 
 UW_API void uw_cache_init(struct uw_cache *cache,
@@ -25,6 +29,7 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 
 	cache->hits = 0;
 	cache->misses = 0;
+	cache->range_hits = 0;
 	if (!entries || n == 0) {
 		cache->entries = NULL;
 		cache->mask = 0;
@@ -57,16 +62,67 @@ static void uw_rowcache_key(const struct uw_tables *t, uint64_t pc,
 	}
 }
 
+static void uw_rowcache_fill(struct uw_cursor *c, struct uw_cache_entry *e,
+			     uint64_t pc, uint64_t hi,
+			     const struct uw_compact_row *row)
+{
+	uw_rowcache_key(c->ws.tables, pc, &e->key);
+	e->row = *row;
+	e->hi = hi;
+	e->arch = (uint8_t)c->arch;
+	e->valid = 1;
+}
+
+/* Keep row, just parsed (ws.row_pcs says where it holds), for
+ * lookup pc, and for its range if that is more than the pc. */
 UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 				   const struct uw_compact_row *row)
 {
-	struct uw_cache_entry *e;
+	const uint64_t mask = c->ad->addr_mask, bias = c->ws.tables->bias;
+	struct uw_cache *cache = c->cache;
+	uint64_t lo, hi;
 
 	if (!c->ws.tables_named)
 		return;
-	e = uw_rowcache_slot(c, lookup);
-	uw_rowcache_key(c->ws.tables, lookup, &e->key);
-	e->row = *row;
-	e->arch = (uint8_t)c->arch;
-	e->valid = 1;
+	uw_rowcache_fill(c, uw_rowcache_slot(c, lookup), lookup, 0, row);
+	lo = (c->ws.row_pcs.lo + bias) & mask;
+	hi = (c->ws.row_pcs.hi + bias) & mask;
+	if (hi - lo < 2 || hi < lo || lookup - lo >= hi - lo)
+		return;
+	uw_rowcache_fill(c, &cache->ranges[cache->range_next], lo, hi, row);
+	cache->range_last = cache->range_next;
+	cache->range_next = (cache->range_next + 1) % UW_CACHE_RANGES;
+}
+
+/* Does range entry e hold lookup pc in c->ws.tables? */
+static inline int uw_rowcache_range_holds(const struct uw_cursor *c,
+					  const struct uw_cache_entry *e,
+					  uint64_t lookup)
+{
+	return e->valid && lookup - e->key.pc < e->hi - e->key.pc &&
+	       e->arch == (uint8_t)c->arch &&
+	       uw_rowcache_key_is(&e->key, c->ws.tables, e->key.pc);
+}
+
+/* Out of line: not on a hit's path.  The range of the last hit first:
+ * samples in one hot loop, and single steps, ask for the same one. */
+UW_INTERNAL __attribute__((__noinline__)) const struct uw_compact_row *
+uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup)
+{
+	struct uw_cache *cache = c->cache;
+	unsigned i = cache->range_last;
+
+	if (!uw_rowcache_range_holds(c, &cache->ranges[i], lookup))
+		for (i = 0; i < UW_CACHE_RANGES; i++)	/* bound: UW_CACHE_RANGES */
+			if (uw_rowcache_range_holds(c, &cache->ranges[i],
+						    lookup))
+				break;
+	if (i < UW_CACHE_RANGES) {
+		cache->range_last = i;
+		cache->hits++;
+		cache->range_hits++;
+		return &cache->ranges[i].row;
+	}
+	cache->misses++;
+	return NULL;
 }

@@ -439,6 +439,11 @@ enum uw_how {
 
 struct uw_arch_desc;		/* per-architecture facts, arch.c */
 
+/* The pcs [lo, hi). */
+struct uw_pc_range {
+	uint64_t lo, hi;
+};
+
 /* ------------------------------------------------------------------ */
 /* Row cache (optional, caller-owned, kept across unwinds)             */
 
@@ -457,9 +462,17 @@ struct uw_cache_key {
 struct uw_cache_entry {
 	struct uw_cache_key key;
 	struct uw_compact_row row;
+	uint64_t hi;			/* in uw_cache.ranges: the row holds
+					 * for lookup pcs [key.pc, hi) */
 	uint8_t arch;			/* enum uw_arch */
 	uint8_t valid;
 };
+
+/* Rows kept by the pcs they hold for (uw_cache.ranges).  A sampled pc is
+ * anywhere in a hot loop, and each new one would miss a cache keyed by
+ * pc; one row usually holds for the whole loop.  Searched in full on a
+ * miss of the pc-keyed entries, before a row is parsed. */
+#define UW_CACHE_RANGES 32
 
 /* A direct-mapped cache of rows, hashed by lookup pc.  The host owns the
  * storage (no allocation in the core) and keeps it across unwinds, e.g.
@@ -482,7 +495,12 @@ struct uw_cache_entry {
 struct uw_cache {
 	struct uw_cache_entry *entries;
 	uint32_t mask;			/* number of entries - 1 */
-	uint64_t hits, misses;		/* statistics, for the host */
+	uint64_t hits, misses;		/* statistics, for the host: misses
+					 * are rows parsed */
+	uint64_t range_hits;		/* of the hits, those of ranges[] */
+	struct uw_cache_entry ranges[UW_CACHE_RANGES];
+	uint32_t range_next;		/* round-robin victim */
+	uint32_t range_last;		/* the last one kept or hit */
 };
 
 /* Use n entries of storage (n is rounded down to a power of two; n = 0
@@ -515,14 +533,14 @@ struct uw_step_frame {
  * read_mem, and 512 bytes for any frame; checked at build time by
  * kbuild/check.sh, and in the runtime's module by runtime/stack-budget.sh
  * (runtime/README.md).  Measured (gcc 16 -O2 with the kernel's flags,
- * x86_64, gcc's call graph): uw_step's own frame 216 bytes; its deepest
- * chain 920 (uw_cfi_scan 120, uw_cfi_parse_cie 320, uw_cfi_entry 176,
- * uw_rd_bytes 80, the read), 864 through a find_tables that scans the
- * ELF image; in the runtime's module 944, and 936 through its
- * find_tables.  The cursor itself is 11,216 bytes on x86_64 (of which
+ * x86_64, gcc's call graph): uw_step's own frame 240 bytes; its deepest
+ * chain 976 (uw_cfi_search_index 152, uw_cfi_parse_cie 320, uw_cfi_entry
+ * 176, uw_rd_bytes 80, the read), 888 through a find_tables that scans
+ * the ELF image; in the runtime's module 992, and 976 through its
+ * find_tables.  The cursor itself is 11,248 bytes on x86_64 (of which
  * UW_CIE_CACHE rows for the CIE cache): do not put it on a kernel stack
  * (per-CPU or per-context storage instead).  A struct uw_cache_entry is
- * 344 bytes. */
+ * 352 bytes, a struct uw_cache (with its ranges) 11,312. */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
@@ -592,6 +610,11 @@ struct uw_cursor {
 		struct uw_cie cie;
 		struct uw_fde fde;
 		struct uw_row row;		/* parsed for this step's pc */
+		/* The link-time pcs for which the FDE search finds the
+		 * FDE it found (cfi.c), and of those, the ones row holds
+		 * for (row.c): what the row cache's ranges keep. */
+		struct uw_pc_range found;
+		struct uw_pc_range row_pcs;
 		struct uw_compact_row crow;	/* row, compacted: applied */
 		/* A window on the stack: [window_addr, window_addr +
 		 * window_len), read at once for one frame's save slots, and

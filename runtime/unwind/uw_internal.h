@@ -205,6 +205,20 @@ static inline const uint8_t *uw_stack_slots(struct uw_cursor *c,
 UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v);
 UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);
 
+/* The pcs [lo, hi) for which a binary search takes every turn it took
+ * for pc, so finds what it found: each probe of a location loc narrows it
+ * to the side of loc that pc is on.  Exact for any table, sorted or not. */
+static inline void uw_pc_range_probe(struct uw_pc_range *r, uint64_t loc,
+				     uint64_t pc)
+{
+	if (loc <= pc) {
+		if (loc > r->lo)
+			r->lo = loc;
+	} else if (loc < r->hi) {
+		r->hi = loc;
+	}
+}
+
 /* cfi.c: find the FDE covering link-time pc in c->ws.tables; fills
  * c->ws.sec, c->ws.cie, c->ws.fde. */
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc);
@@ -225,6 +239,10 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 /* rowcache.c: keep row for lookup pc in c->ws.tables. */
 UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 				   const struct uw_compact_row *row);
+/* rowcache.c: where the pc-keyed entries have no row for lookup pc, a
+ * kept range (uw_cache.ranges) that holds it, or NULL (a miss). */
+UW_INTERNAL const struct uw_compact_row *
+uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup);
 
 /* Do the tables name their CFI?  Local sections do by their buffers;
  * sections read from the target only with the host's ident (the contract
@@ -288,8 +306,7 @@ uw_rowcache_find(struct uw_cursor *c, uint64_t lookup)
 		c->cache->hits++;
 		return &e->row;
 	}
-	c->cache->misses++;
-	return NULL;
+	return uw_rowcache_find_miss(c, lookup);
 }
 
 

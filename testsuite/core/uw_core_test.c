@@ -1004,6 +1004,153 @@ static void test_tables_kept(void)
 	}
 }
 
+/* The row cache's ranges: a row parsed for one pc serves every pc of
+ * its row (from the advance that began it to the one that ended it), in
+ * the same tables, and no other pc.  One step at pc, with a cache;
+ * returns the CFA the step found, or 0. */
+static struct uw_cache range_cache;
+static struct uw_cache_entry range_entries[64];
+
+static uint64_t range_step(uint64_t pc)
+{
+	uint64_t sp = STACK_ADDR + 0x100;
+	struct uw_regs r;
+
+	regs64(&r, pc, sp);
+	st_put(sp, 0x123456, 8);
+	st_put(sp + 8, 0x123456, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	cur.cache = &range_cache;
+	return uw_step(&cur) == 1 ? uw_cfa(&cur) : 0;
+}
+
+/* The module of the ranges' test: FDE A [0x100, 0x200) with rows
+ * [0x100, 0x110) cfa = rsp + 8, [0x110, 0x140) rsp + 16, [0x140, 0x200)
+ * rsp + 8; FDE B [0x180, 0x1a0) inside it, cfa = rsp + 32 (overlapping
+ * FDEs: the search decides); FDE C [0x200, 0x280) rsp + 24.  With an
+ * .eh_frame_hdr table, or without (then .eh_frame is scanned). */
+static void ranges_module(int with_hdr)
+{
+	static const uint8_t a[] = { 0x40 | 0x10, 0x0e, 16, 0x40 | 0x30, 0x0e, 8 };
+	static const uint8_t b[] = { 0x0e, 32 }, cc[] = { 0x0e, 24 };
+	static struct buf hdr;
+	const struct { uint64_t begin, len; const uint8_t *ins; size_t n; } f[] = {
+		{ 0x100, 0x100, a, sizeof(a) }, { 0x180, 0x20, b, sizeof(b) },
+		{ 0x200, 0x80, cc, sizeof(cc) },
+	};
+	size_t at[3], c;
+	int i;
+
+	reset();
+	c = cie(&eh, 1, "zR", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+	for (i = 0; i < 3; i++)
+		at[i] = fde(&eh, c, 1, 0x1b, CODE_ADDR + f[i].begin, f[i].len,
+			    f[i].ins, f[i].n);
+	un(&eh, 0, 4);
+	use_eh();
+	if (!with_hdr)
+		return;
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.addr = CODE_ADDR + 0x7000;
+	u8(&hdr, 1); u8(&hdr, 0x1b); u8(&hdr, 0x03); u8(&hdr, 0x3b);
+	put_enc(&hdr, 0x1b, eh.addr);
+	un(&hdr, 3, 4);
+	g_datarel = hdr.addr;
+	for (i = 0; i < 3; i++) {
+		put_enc(&hdr, 0x3b, CODE_ADDR + f[i].begin);
+		put_enc(&hdr, 0x3b, eh.addr + at[i]);
+	}
+	mod.eh_frame_hdr.data = hdr.b;
+	mod.eh_frame_hdr.addr = hdr.addr;
+	mod.eh_frame_hdr.size = hdr.n;
+}
+
+static void test_row_ranges(void)
+{
+	const uint64_t sp = STACK_ADDR + 0x100, f = CODE_ADDR;
+	uint64_t misses, cfa;
+
+	ranges_module(1);
+	have_mod2 = 1;
+	st_put(sp + 24, 0x123456, 8);
+	st_put(sp + 16, 0x123456, 8);
+	uw_cache_init(&range_cache, range_entries, 64);
+	cfa = range_step(f + 0x120);
+	CHECK("row ranges: the first pc of a row is parsed",
+	      cfa == sp + 16 && range_cache.misses == 1 &&
+	      range_cache.range_hits == 0);
+	cfa = range_step(f + 0x110);
+	CHECK("row ranges: another pc of the row, from its range",
+	      cfa == sp + 16 && range_cache.misses == 1 &&
+	      range_cache.range_hits == 1);
+	cfa = range_step(f + 0x13f);
+	CHECK("row ranges: the row's last pc, from its range",
+	      cfa == sp + 16 && range_cache.misses == 1 &&
+	      range_cache.range_hits == 2);
+	cfa = range_step(f + 0x140);
+	CHECK("row ranges: the next row's first pc is parsed",
+	      cfa == sp + 8 && range_cache.misses == 2);
+	cfa = range_step(f + 0x10f);
+	CHECK("row ranges: the row before is parsed",
+	      cfa == sp + 8 && range_cache.misses == 3);
+	/* A's row [0x140, 0x200) holds only where the search finds A:
+	 * from 0x180 it finds B. */
+	cfa = range_step(f + 0x17f);
+	CHECK("row ranges: up to where the search finds another FDE",
+	      cfa == sp + 8 && range_cache.misses == 3);
+	cfa = range_step(f + 0x190);
+	CHECK("row ranges: not past it (an FDE inside the FDE)",
+	      cfa == sp + 32 && range_cache.misses == 4);
+	misses = range_cache.misses;
+	cfa = range_step(f + 0x130 + MOD2_BIAS);
+	CHECK("row ranges: the same rows in other tables are parsed",
+	      cfa == sp + 16 && range_cache.misses == misses + 1);
+	/* Other CFI at the same pcs (another process, the same layout):
+	 * cfa = rsp + 24 throughout. */
+	{
+		static const uint8_t ins24[] = { 0x0e, 24 };
+		static struct buf eh2;
+		const struct uw_tables saved = mod;
+		size_t c;
+
+		memset(&eh2, 0, sizeof(eh2));
+		eh2.addr = eh.addr;
+		c = cie(&eh2, 1, "zR", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+		fde(&eh2, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, ins24, sizeof(ins24));
+		mod.eh_frame.data = eh2.b;
+		mod.eh_frame.size = eh2.n;
+		mod.eh_frame_hdr.size = 0;
+		misses = range_cache.misses;
+		cfa = range_step(f + 0x118);
+		CHECK("row ranges: other tables at the same pcs are parsed",
+		      cfa == sp + 24 && range_cache.misses == misses + 1);
+		mod = saved;
+	}
+	uw_cache_clear(&range_cache);
+	misses = range_cache.misses;
+	cfa = range_step(f + 0x131);
+	CHECK("row ranges: forgotten by uw_cache_clear",
+	      cfa == sp + 16 && range_cache.misses == misses + 1);
+	/* The last row of C runs to its FDE's end; 0x280 is in no FDE. */
+	cfa = range_step(f + 0x27f);
+	misses = range_cache.misses;
+	cfa = range_step(f + 0x200);
+	CHECK("row ranges: the last row runs to the FDE's end",
+	      cfa == sp + 24 && range_cache.misses == misses);
+	CHECK("row ranges: no row past the FDE's end",
+	      range_step(f + 0x280) == 0 &&
+	      cur.stop.reason == UW_STOP_NO_UNWIND_DATA);
+
+	/* Found by a scan, the first FDE that covers pc: no range. */
+	ranges_module(0);
+	uw_cache_clear(&range_cache);
+	misses = range_cache.misses;
+	cfa = range_step(f + 0x120);
+	cfa = range_step(f + 0x121);
+	CHECK("row ranges: a row a scan found is kept for its pc alone",
+	      cfa == sp + 16 && range_cache.misses == misses + 2);
+}
+
 static void test_signal_frames(void)
 {
 	struct uw_regs r;
@@ -1410,6 +1557,7 @@ int main(void)
 	test_walk_stops();
 	test_stack_window();
 	test_tables_kept();
+	test_row_ranges();
 	test_signal_frames();
 	test_fp_fallback();
 	test_pt_regs();

@@ -157,8 +157,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		if (!(flags & 0x80))	/* the cache runs on half of the inputs */
 			break;
-		if (run && !fuzz_logs_agree(&logs[run], &logs[0]))
+		if (run && !fuzz_logs_agree(&logs[run], &logs[0])) {
+			fuzz_log_print("without the cache", &logs[0]);
+			fuzz_log_print(run == 1 ? "cold cache" : "warm cache",
+				       &logs[run]);
 			abort();
+		}
 	}
 	return 0;
 }

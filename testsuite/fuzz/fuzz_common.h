@@ -6,6 +6,7 @@
 #define UW_FUZZ_COMMON_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,19 @@ static int fuzz_unwind(struct uw_cursor *cur, enum uw_arch arch,
  * spent more may stop with UW_STOP_WORK_LIMIT before the other does.
  * Found by this target: the uncached run stopped at its budget after 27
  * frames of a cycle, the cached one went on to the depth limit. */
+/* A log on stderr, for the report of a disagreement. */
+static inline void fuzz_log_print(const char *what,
+				  const struct fuzz_frame_log *l)
+{
+	fprintf(stderr, "%s: %u frames, stop %u at pc %#llx (%#llx)\n", what,
+		l->n, l->reason, (unsigned long long)l->stop_pc,
+		(unsigned long long)l->stop_addr);
+	for (uint32_t i = 0; i < l->n; i++)	/* bound: FUZZ_MAX_FRAMES */
+		fprintf(stderr, "  pc %#llx cfa %#llx\n",
+			(unsigned long long)l->pc[i],
+			(unsigned long long)l->cfa[i]);
+}
+
 static inline int fuzz_logs_agree(const struct fuzz_frame_log *a,
 				  const struct fuzz_frame_log *b)
 {
