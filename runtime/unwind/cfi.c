@@ -503,7 +503,7 @@ uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
 	struct uw_reader r;
 	uint8_t version, ptr_enc, count_enc, table_enc;
 	uint64_t eh_frame_ptr, count, lo, hi, mid, loc, fde_addr, table_pos;
-	int esize;
+	int esize, direct;
 	uint32_t probes;
 
 	uw_reader_init(&r, c, hdr, 0, hdr->size);
@@ -533,6 +533,12 @@ uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
 	if (count > (hdr->size - table_pos) / (uint64_t)(2 * esize))
 		return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
 
+	/* The table every toolchain writes, datarel sdata4 pairs, in local
+	 * bytes: a probe is one load, of the value uw_rd_encoded gives (the
+	 * count check above keeps every entry inside the section). */
+	direct = hdr->data && hdr->addr != 0 &&
+		 table_enc == (DW_EH_PE_datarel | DW_EH_PE_sdata4);
+
 	/* Find the last entry with initial_location <= pc. */
 	lo = 0;
 	hi = count;
@@ -543,7 +549,10 @@ uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
 			return -1;
 		mid = lo + (hi - lo) / 2;
 		r.pos = table_pos + mid * (uint64_t)(2 * esize);
-		if (uw_rd_encoded(&r, table_enc, &loc) < 0)
+		if (direct)
+			loc = (hdr->addr + (uint64_t)(int64_t)
+			       uw_le_s32(hdr->data + r.pos)) & c->ad->addr_mask;
+		else if (uw_rd_encoded(&r, table_enc, &loc) < 0)
 			return -1;
 		uw_pc_range_probe(same, loc, pc);
 		if (loc <= pc)

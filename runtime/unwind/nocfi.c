@@ -127,12 +127,6 @@ static int uw_nocfi_done(struct uw_nocfi *n, uint64_t ra_at,
 	return 1;
 }
 
-static int32_t uw_nocfi_s32(const uint8_t *p)
-{
-	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
-			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-}
-
 /* 1 = caller found (*how says how), 0 = not recognised. */
 UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
 			      uint64_t *cfa, enum uw_how *how)
@@ -329,7 +323,7 @@ UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
 			if ((modrm & 0xc0) != 0xc0 ||
 			    (sub != 0 && sub != 5 && sub != 7))
 				return 0;
-			imm = op == 0x81 ? uw_nocfi_s32(p + 2) : (int8_t)p[2];
+			imm = op == 0x81 ? uw_le_s32(p + 2) : (int8_t)p[2];
 			if (sub != 7) {
 				if (rm == UW_NOCFI_HW_SP) {
 					if (is64 && !(rex & 8))
@@ -364,7 +358,7 @@ UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
 
 			NEED(5);
 			t = uw_nocfi_thunk(&n, c->pc + off + 5 +
-					   (uint64_t)(int64_t)uw_nocfi_s32(p + 1));
+					   (uint64_t)(int64_t)uw_le_s32(p + 1));
 			if (t < 0 || uw_nocfi_write(&n, (unsigned)t) < 0)
 				return 0;
 			off += 5;
