@@ -105,11 +105,15 @@ static inline int uw_rowcache_range_holds(const struct uw_cursor *c,
 }
 
 /* Out of line: not on a hit's path.  The range of the last hit first:
- * samples in one hot loop, and single steps, ask for the same one. */
+ * samples in one hot loop, and single steps, ask for the same one.  A
+ * return address found in a range gets its own entry as well: there are
+ * few, and each comes back (a sampled pc, which seldom does, would only
+ * push out theirs). */
 UW_INTERNAL __attribute__((__noinline__)) const struct uw_compact_row *
 uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup)
 {
 	struct uw_cache *cache = c->cache;
+	struct uw_cache_entry *e;
 	unsigned i = cache->range_last;
 
 	if (!uw_rowcache_range_holds(c, &cache->ranges[i], lookup))
@@ -121,7 +125,13 @@ uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup)
 		cache->range_last = i;
 		cache->hits++;
 		cache->range_hits++;
-		return &cache->ranges[i].row;
+		if (c->pc_is_exact)
+			return &cache->ranges[i].row;
+		e = uw_rowcache_slot(c, lookup);
+		*e = cache->ranges[i];
+		e->key.pc = lookup;
+		e->hi = 0;
+		return &e->row;
 	}
 	cache->misses++;
 	return NULL;

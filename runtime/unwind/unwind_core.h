@@ -471,7 +471,8 @@ struct uw_cache_entry {
 /* Rows kept by the pcs they hold for (uw_cache.ranges).  A sampled pc is
  * anywhere in a hot loop, and each new one would miss a cache keyed by
  * pc; one row usually holds for the whole loop.  Searched in full on a
- * miss of the pc-keyed entries, before a row is parsed. */
+ * miss of the pc-keyed entries, before a row is parsed; a return address
+ * found there is given its pc-keyed entry too. */
 #define UW_CACHE_RANGES 32
 
 /* A direct-mapped cache of rows, hashed by lookup pc.  The host owns the

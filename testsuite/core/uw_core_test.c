@@ -1141,6 +1141,35 @@ static void test_row_ranges(void)
 	      range_step(f + 0x280) == 0 &&
 	      cur.stop.reason == UW_STOP_NO_UNWIND_DATA);
 
+	/* A return address in a kept range gets its own entry: frame 0 at
+	 * 0x210 (C: cfa = rsp + 24) returns to 0x121, looked up at 0x120,
+	 * in A's row [0x110, 0x140), kept by the step at 0x131 above.
+	 * Frame 0, a pc of C's range [0x200, 0x280), is found there every
+	 * time: range_hits counts it too. */
+	{
+		struct uw_regs r;
+		uint64_t hits, want_cfa = sp + 24 + 16;
+		int k, ok[2];
+
+		st_put(sp + 16, CODE_ADDR + 0x121, 8);
+		st_put(sp + 24 + 8, 0x123456, 8);
+		for (k = 0; k < 2; k++) {
+			hits = range_cache.range_hits;
+			misses = range_cache.misses;
+			regs64(&r, f + 0x210, sp);
+			uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+			cur.cache = &range_cache;
+			ok[k] = uw_step(&cur) == 1 && uw_step(&cur) == 1 &&
+				uw_cfa(&cur) == want_cfa &&
+				range_cache.misses == misses &&
+				range_cache.range_hits == hits + 1 + (k == 0);
+		}
+		CHECK("row ranges: a return address found in a range",
+		      ok[0]);
+		CHECK("row ranges: ... then has its own entry", ok[1]);
+		st_put(sp + 16, 0x123456, 8);
+	}
+
 	/* Found by a scan, the first FDE that covers pc: no range. */
 	ranges_module(0);
 	uw_cache_clear(&range_cache);
