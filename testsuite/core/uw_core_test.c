@@ -1075,32 +1075,39 @@ static void test_row_ranges(void)
 	st_put(sp + 24, 0x123456, 8);
 	st_put(sp + 16, 0x123456, 8);
 	uw_cache_init(&range_cache, range_entries, 64);
-	cfa = range_step(f + 0x120);
-	CHECK("row ranges: the first pc of a row is parsed",
-	      cfa == sp + 16 && range_cache.misses == 1 &&
-	      range_cache.range_hits == 0);
-	cfa = range_step(f + 0x110);
-	CHECK("row ranges: another pc of the row, from its range",
-	      cfa == sp + 16 && range_cache.misses == 1 &&
-	      range_cache.range_hits == 1);
-	cfa = range_step(f + 0x13f);
-	CHECK("row ranges: the row's last pc, from its range",
-	      cfa == sp + 16 && range_cache.misses == 1 &&
-	      range_cache.range_hits == 2);
-	cfa = range_step(f + 0x140);
-	CHECK("row ranges: the next row's first pc is parsed",
-	      cfa == sp + 8 && range_cache.misses == 2);
-	cfa = range_step(f + 0x10f);
-	CHECK("row ranges: the row before is parsed",
-	      cfa == sp + 8 && range_cache.misses == 3);
-	/* A's row [0x140, 0x200) holds only where the search finds A:
-	 * from 0x180 it finds B. */
-	cfa = range_step(f + 0x17f);
-	CHECK("row ranges: up to where the search finds another FDE",
-	      cfa == sp + 8 && range_cache.misses == 3);
-	cfa = range_step(f + 0x190);
-	CHECK("row ranges: not past it (an FDE inside the FDE)",
-	      cfa == sp + 32 && range_cache.misses == 4);
+	/* In order, each with the cache's counts after it: rows parsed
+	 * (misses) and rows found in a kept range. */
+	{
+		static const struct {
+			const char *name;
+			uint64_t pc, cfa_off, misses, range_hits;
+		} t[] = {
+			{ "row ranges: the first pc of a row is parsed",
+			  0x120, 16, 1, 0 },
+			{ "row ranges: another pc of the row, from its range",
+			  0x110, 16, 1, 1 },
+			{ "row ranges: the row's last pc, from its range",
+			  0x13f, 16, 1, 2 },
+			{ "row ranges: the next row's first pc is parsed",
+			  0x140, 8, 2, 2 },
+			{ "row ranges: the row before is parsed",
+			  0x10f, 8, 3, 2 },
+			/* A's row [0x140, 0x200) holds only where the search
+			 * finds A: from 0x180 it finds B. */
+			{ "row ranges: up to where the search finds another FDE",
+			  0x17f, 8, 3, 3 },
+			{ "row ranges: not past it (an FDE inside the FDE)",
+			  0x190, 32, 4, 3 },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+			cfa = range_step(f + t[i].pc);
+			CHECK(t[i].name, cfa == sp + t[i].cfa_off &&
+			      range_cache.misses == t[i].misses &&
+			      range_cache.range_hits == t[i].range_hits);
+		}
+	}
 	misses = range_cache.misses;
 	cfa = range_step(f + 0x130 + MOD2_BIAS);
 	CHECK("row ranges: the same rows in other tables are parsed",
