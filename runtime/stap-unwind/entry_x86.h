@@ -50,6 +50,7 @@
 
 #include <linux/sched.h>
 #include <linux/uaccess.h>
+#include "stap-unwind/uread.h"
 #include <asm/ptrace.h>
 #include <asm/thread_info.h>
 #include <asm/vdso.h>
@@ -137,8 +138,7 @@ static inline void stp_uw_entry_regs(struct uw_regs *out, enum uw_arch arch,
 
 		uw_regs_from_pt_regs(out, arch, regs, all
 				     & ~UW_REG_BIT(UW_I386_EBP));
-		if (copy_from_user_nofault(&ebp, (const void __user *)
-					   (unsigned long)(u32)regs->sp, 4) == 0) {
+		if (stp_uw_uread(&ebp, (u32)regs->sp, 4, 1) == 0) {
 			out->val[UW_I386_EBP] = ebp;
 			out->defined |= UW_REG_BIT(UW_I386_EBP);
 		}

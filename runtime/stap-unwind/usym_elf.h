@@ -5,16 +5,16 @@
  *
  * The sources: a file (stp_uw_file_read: kernel_read, process context;
  * vma_map.c's build-ids and bias, usym.c's -d symbol sizes) and the
- * current process's memory (stp_uw_uelf_read: copy_from_user_nofault of a
- * checked range, probe context; the names of objects without -d data).
+ * current process's memory (stp_uw_uelf_read: stp_uw_uread of a checked
+ * range, probe context; the names of objects without -d data).
  *
  * Used by usym.c to name user addresses honestly without -d data: a
  * symbol is only ever reported together with its own extent (st_size).
  *
- * Rules: every read of user memory is copy_from_user_nofault() of a checked
- * range, every loop is bounded by a constant below, nothing is allocated,
- * hostile or half-mapped objects give an error, never a fault.  Only the
- * current task's memory can be read (copy_from_user_nofault reads current).
+ * Rules: every read of user memory is stp_uw_uread() (stap-unwind/uread.h)
+ * of a checked range, every loop is bounded by a constant below, nothing is
+ * allocated, hostile or half-mapped objects give an error, never a fault.
+ * Only the current task's memory can be read (stp_uw_uread reads current).
  */
 #ifndef STP_UW_USYM_ELF_H
 #define STP_UW_USYM_ELF_H
@@ -22,6 +22,7 @@
 #include <linux/elf.h>
 #include <linux/fs.h>
 #include <linux/uaccess.h>
+#include "stap-unwind/uread.h"
 
 #ifndef UW_SINGLE_TU
 #define UW_SINGLE_TU
@@ -47,17 +48,6 @@ static int stp_uw_file_read(void *f, uint64_t off, void *buf, uint32_t len)
 	loff_t pos = off;
 
 	return kernel_read(f, buf, len, &pos) == (ssize_t)len ? 0 : -EIO;
-}
-
-/* Read len bytes of the current process at addr; 0 or -EFAULT. */
-static int stp_uw_uread(void *dst, unsigned long addr, size_t len, int compat)
-{
-	unsigned long limit = compat ? 0x100000000UL : TASK_SIZE_MAX;
-
-	if (len == 0 || addr >= limit || len > limit - addr)
-		return -EFAULT;
-	return copy_from_user_nofault(dst, (const void __user *)addr, len)
-		? -EFAULT : 0;
 }
 
 /* An ELF object mapped in the current process, as the reader saw it. */

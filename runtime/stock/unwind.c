@@ -3,8 +3,8 @@
  * This file replaces the runtime's unwind.c in the overlay.  It connects
  * the freestanding unwinder core (stap-unwind/core/ in the overlay = runtime/unwind/)
  * to the SystemTap runtime:
- *   - memory: the current process's memory, read with
- *     copy_from_user_nofault() (no faults, no sleeping, NMI-safe on x86);
+ *   - memory: the current process's memory, read with stp_uw_uread()
+ *     (stap-unwind/uread.h: no faults, no sleeping, NMI-safe on x86);
  *   - unwind tables: the .eh_frame/.eh_frame_hdr (and .debug_frame) copies
  *     the translator put in struct _stp_module for each module named with
  *     -d/--ldd, placed with the task-finder vma map; the vdso, and modules
@@ -22,6 +22,7 @@
 #endif
 #include "unwind/unwind.h"
 #include "stap-unwind/core/unwind_all.c"
+#include "stap-unwind/uread.h"
 #include "stap-unwind/entry_x86.h"
 #include "stap-unwind/vma_map.h"
 
@@ -48,12 +49,10 @@ static int stp_uw_read_vdso_image(uint64_t addr, void *buf, uint32_t len)
 static int stp_uw_read_mem(void *h, uint64_t addr, void *buf, uint32_t len)
 {
 	struct stp_uw_host *host = h;
-	uint64_t limit = host->compat ? 0x100000000ULL : TASK_SIZE_MAX;
 
-	if (len == 0 || addr >= limit || len > limit - addr)
+	if (addr != (unsigned long)addr)
 		return -1;
-	if (copy_from_user_nofault(buf, (const void __user *)(unsigned long)addr,
-				   len))
+	if (stp_uw_uread(buf, (unsigned long)addr, len, host->compat))
 		return stp_uw_read_vdso_image(addr, buf, len);
 	return 0;
 }
