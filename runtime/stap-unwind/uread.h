@@ -8,11 +8,11 @@
  *
  * Why not copy_from_user_nofault() alone: on x86 it copies with rep movsb,
  * which QEMU's TCG (the guest every kernel test and benchmark runs in)
- * emulates one byte per iteration.  Measured in that guest (.scratch
- * experiment, session 15, 200 reads each, median of 3 runs): 64 bytes 842
- * cycles by copy_from_user_nofault, 182 by 8-byte loads; 512 bytes 3,272-
- * 3,899 against 1,009.  The unwinder reads a 512-byte stack window at a
- * time.  On hardware both take a few dozen cycles.  The loads use the
+ * emulates one byte per iteration.  Measured in that guest by
+ * bench/ubacktrace-parts.stp (cfu512, uread512; session 15, three runs):
+ * 512 bytes cost 4,039-6,533 cycles by copy_from_user_nofault, 656-764 by
+ * 8-byte loads, and a warm 9-frame walk 30% less (it reads a 512-byte
+ * stack window at a time).  On hardware both take a few dozen cycles.  The loads use the
  * kernel's own unsafe_get_user() between user_read_access_begin() and its
  * end, with page faults disabled, after the check copy_from_user_nofault()
  * makes first: the range is user space (__access_ok).  In an NMI the
