@@ -12,14 +12,15 @@
  * bench/ubacktrace-parts.stp (cfu512, uread512; session 15, three runs):
  * 512 bytes cost 4,039-6,533 cycles by copy_from_user_nofault, 656-764 by
  * 8-byte loads, and a warm 9-frame walk 30% less (it reads a 512-byte
- * stack window at a time).  On hardware both take a few dozen cycles.  The loads use the
- * kernel's own unsafe_get_user() between user_read_access_begin() and its
- * end, with page faults disabled, after the check copy_from_user_nofault()
- * makes first: the range is user space (__access_ok).  In an NMI the
- * current mm may not be the task's (nmi_uaccess_okay(), which modules
- * cannot call since 5.18), so there copy_from_user_nofault() reads, as it
- * does on kernels without that interface in this form (before 5.18, whose
- * access_ok() may warn in interrupts).
+ * stack window at a time).  On hardware both take a few dozen cycles.  The
+ * loads use the kernel's own unsafe_get_user() between
+ * user_read_access_begin() and its end, with page faults disabled, after
+ * the check copy_from_user_nofault() makes first: the range is user space
+ * (__access_ok).  In an NMI the current mm may not be the task's
+ * (nmi_uaccess_okay(), which modules cannot call since 5.18), so there
+ * copy_from_user_nofault() reads, as it does on kernels without that
+ * interface in this form (before 5.18, whose access_ok() may warn in
+ * interrupts).
  */
 #ifndef STP_UW_UREAD_H
 #define STP_UW_UREAD_H
