@@ -272,14 +272,6 @@ static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 	return STP_UW_TABLES_FOUND;
 }
 
-/* What stp_uw_tables_tracked needs of the VMA tracking's record. */
-struct stp_uw_tracked {
-	unsigned long base, start, end;
-	const char *path;
-	u64 ident;
-	const struct stp_uw_eh_index *index;	/* see struct stp_uw_mapping */
-};
-
 /* The object of pc that the VMA tracking knows; 0, or -ENOENT.  Out of
  * line: the tracking's record (136 bytes, with the build-id) is not on the
  * kernel stack under the ELF scan. */
@@ -300,6 +292,28 @@ static __attribute__((__noinline__)) int stp_uw_tracked_find(struct stp_uw_host 
 	return 0;
 }
 
+/* The tables of the object named ident that an earlier scan found
+ * (struct stp_unwind_context, elf_memo), or NULL. */
+static const struct uw_tables *stp_uw_elf_memo_find(struct stp_unwind_context *uc,
+						    u64 ident)
+{
+	unsigned i;
+
+	for (i = 0; i < STP_UW_ELF_MEMO; i++)	/* bound: STP_UW_ELF_MEMO */
+		if (uc->elf_memo[i].ident == ident)
+			return &uc->elf_memo[i].tables;
+	return NULL;
+}
+
+static void stp_uw_elf_memo_put(struct stp_unwind_context *uc, u64 ident,
+				const struct uw_tables *tables)
+{
+	unsigned i = uc->elf_memo_next++ % STP_UW_ELF_MEMO;
+
+	uc->elf_memo[i].ident = ident;
+	uc->elf_memo[i].tables = *tables;
+}
+
 /* An object the VMA tracking knows (stap-unwind/vma_map.c): its own
  * PT_GNU_EH_FRAME, read from the process's pages, or the tracker's index of
  * its .eh_frame where no header searches it.  Pages not resident:
@@ -308,36 +322,46 @@ static __attribute__((__noinline__)) int stp_uw_tracked_find(struct stp_uw_host 
 static int stp_uw_tables_tracked(struct stp_uw_host *host, unsigned long pc,
 				 struct stp_uw_where *w, struct uw_tables *out)
 {
+	struct stp_unwind_context *uc =
+		container_of(host, struct stp_unwind_context, host);
+	const struct stp_uw_tracked *vm = &host->tracked;
 	const struct uw_elfmem_info *info;
-	struct stp_uw_tracked vm;
+	const struct uw_tables *kept;
 	int st;
 
 	if (host->vm_end && pc >= host->vm_start && pc < host->vm_end) {
 		*out = host->vm_tables;
 		return STP_UW_TABLES_FOUND;
 	}
-	if (stp_uw_tracked_find(host, pc, &vm) != 0)
+	if (stp_uw_tracked_find(host, pc, &host->tracked) != 0)
 		return STP_UW_TABLES_NEXT;
-	st = stp_uw_mapped_elf(host, vm.base, &info);
-	if (st != UW_ELFMEM_OK) {
-		host->missing = vm.path;
-		return uw_elfmem_fail_tables(out, st, info);
+	kept = vm->ident ? stp_uw_elf_memo_find(uc, vm->ident) : NULL;
+	if (kept) {
+		*out = *kept;
+	} else {
+		st = stp_uw_mapped_elf(host, vm->base, &info);
+		if (st != UW_ELFMEM_OK) {
+			host->missing = vm->path;
+			return uw_elfmem_fail_tables(out, st, info);
+		}
+		*out = info->tables;
+		if (vm->ident)
+			stp_uw_elf_memo_put(uc, vm->ident, out);
 	}
-	*out = info->tables;
-	if (vm.index) {
+	if (vm->index) {
 		/* Tables no header searches: the tracker's index, made in
 		 * process context; the FDEs are read from the process. */
-		out->index = vm.index->entries;
-		out->index_count = vm.index->count;
-		out->eh_frame = (struct uw_section){ NULL, vm.index->eh_frame,
-						     vm.index->eh_frame_size };
+		out->index = vm->index->entries;
+		out->index_count = vm->index->count;
+		out->eh_frame = (struct uw_section){ NULL, vm->index->eh_frame,
+						     vm->index->eh_frame_size };
 	}
-	out->module = vm.path;
-	out->pc_lo = vm.start;
-	out->pc_hi = vm.end;
-	out->ident = vm.ident;
-	host->vm_start = vm.start;
-	host->vm_end = vm.end;
+	out->module = vm->path;
+	out->pc_lo = vm->start;
+	out->pc_hi = vm->end;
+	out->ident = vm->ident;
+	host->vm_start = vm->start;
+	host->vm_end = vm->end;
 	host->vm_tables = *out;
 	return STP_UW_TABLES_FOUND;
 }
@@ -402,9 +426,11 @@ static const struct uw_host_ops stp_uw_ops = {
 	.find_tables = stp_uw_find_tables,
 };
 
-/* Forget every cached row of this context (benchmarks: a cold cache). */
+/* Forget every cached row of this context, and what scans of the vdso and
+ * tracked objects found (benchmarks: a cold cache). */
 static void stp_uw_row_cache_clear(struct stp_unwind_context *uc)
 {
+	memset(uc->elf_memo, 0, sizeof(uc->elf_memo));
 	if (!uc->rows_ready)
 		return;
 	uw_cache_clear(&uc->rows);

@@ -143,6 +143,15 @@ struct stp_uw_where {
 	unsigned long offset, vm_start, vm_end;
 };
 
+/* What find_tables' tracked source needs of the VMA tracking's record
+ * (unwind.c: stp_uw_tracked_find). */
+struct stp_uw_tracked {
+	unsigned long base, start, end;
+	const char *path;
+	u64 ident;
+	const struct stp_uw_eh_index *index;	/* see struct stp_uw_mapping */
+};
+
 /* Host state of one unwind (the core's host pointer). */
 struct stp_uw_host {
 	struct task_struct *task;
@@ -158,9 +167,11 @@ struct stp_uw_host {
 	 * tables from its own pages, for frames in [vm_start, vm_end). */
 	unsigned long vm_start, vm_end;
 	struct uw_tables vm_tables;
-	/* find_tables' answer of stock's map: here, not on the kernel stack
-	 * under the ELF scan (the core's stack budget, unwind_core.h). */
+	/* find_tables' answers of stock's map and of the VMA tracking: here,
+	 * not on the kernel stack under the ELF scan (the core's stack
+	 * budget, unwind_core.h). */
 	struct stp_uw_where where;
+	struct stp_uw_tracked tracked;
 };
 
 /* Row cache (struct uw_cache of the core) of each probe context, kept
@@ -185,6 +196,10 @@ struct stp_uw_host {
 #endif
 #define STP_UW_HAVE_ROW_CACHE 1
 
+/* Objects whose scanned tables each context keeps (elf_memo below): a
+ * walk meets a handful (the program, libc, the loader, a few more). */
+#define STP_UW_ELF_MEMO 8
+
 struct stp_unwind_context {
 	struct unwind_frame_info info;
 	struct stp_uw_host host;
@@ -204,6 +219,19 @@ struct stp_unwind_context {
 	struct uw_cache rows;
 	struct stp_uw_vdso vdso_saved;	/* the vdso of mm vdso_mm_id */
 	u64 vdso_mm_id;
+	/* The tables the ELF scans of tracked objects found (find_tables'
+	 * tracked source), by uw_tables.ident: each scan reads the headers,
+	 * the build-id note and PT_DYNAMIC from the process, 20,000 TCG
+	 * cycles and more, once per object in every walk otherwise.  The
+	 * ident names the object (build-id), where it is mapped and the mm,
+	 * as it does for the row cache, so an entry never needs forgetting:
+	 * the same ident scans to the same tables.  Scans that failed are
+	 * not kept.  Replaced in turn. */
+	struct {
+		u64 ident;		/* 0: empty */
+		struct uw_tables tables;
+	} elf_memo[STP_UW_ELF_MEMO];
+	unsigned elf_memo_next;
 	struct uw_cache_entry row_entries[STP_UW_ROW_CACHE > 0 ? STP_UW_ROW_CACHE : 1];
 };
 
