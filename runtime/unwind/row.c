@@ -25,7 +25,9 @@ struct uw_row_exec {
 	uint64_t next;		/* where an advance past pc would go */
 	uint32_t insns;		/* executed so far, <= UW_MAX_CFA_INSNS */
 	uint32_t depth;		/* remember_state stack depth */
-	int in_cie;		/* restore: no CIE row yet */
+	/* What DW_CFA_restore restores from: the ABI's row in the CIE, the
+	 * CIE's initial row in the FDE. */
+	const struct uw_row *initial;
 	int done;		/* an advance went past pc */
 	int advanced;		/* an advance or set_loc was executed */
 };
@@ -238,12 +240,8 @@ static int uw_row_insn(struct uw_row_exec *x)
 	}
 
 restore:
-	if (reg < UW_NREGS) {
-		if (x->in_cie)
-			row->rule[reg] = c->ad->abi_row.rule[reg];
-		else
-			row->rule[reg] = c->ws.cie_row.rule[reg];
-	}
+	if (reg < UW_NREGS)
+		row->rule[reg] = x->initial->rule[reg];
 	return 0;
 }
 
@@ -273,7 +271,7 @@ UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 	x.c = c;
 	x.pc = pc;
 	x.loc = c->ws.fde.pc_begin;
-	x.in_cie = 1;
+	x.initial = &c->ad->abi_row;
 	if (c->ws.cies[c->ws.cie_slot].row_valid) {
 		/* The CIE's initial row does not depend on the FDE. */
 		c->ws.row = c->ws.cies[c->ws.cie_slot].row;
@@ -291,8 +289,14 @@ UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 			c->ws.cies[c->ws.cie_slot].row_valid = 1;
 		}
 	}
-	c->ws.cie_row = c->ws.row;
-	x.in_cie = 0;
+	/* The FDE restores from the CIE's row: the cached one, which
+	 * nothing changes during the FDE, else a copy. */
+	if (c->ws.cies[c->ws.cie_slot].row_valid) {
+		x.initial = &c->ws.cies[c->ws.cie_slot].row;
+	} else {
+		c->ws.cie_row = c->ws.row;
+		x.initial = &c->ws.cie_row;
+	}
 	if (uw_row_run(&x, c->ws.fde.insn_pos, c->ws.fde.insn_end) < 0)
 		return -1;
 	/* Every pc from the row's start to the advance that ended it (or
@@ -353,6 +357,7 @@ static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 {
 	uint64_t lo = 0, hi = 0;	/* offsets, compared as signed */
 	uint32_t members = 0;		/* the registers whose slots they are */
+	uint32_t todo;
 	unsigned i;
 	int any = 0;
 
@@ -360,9 +365,10 @@ static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 	out->in_span = 0;
 	out->span_lo = 0;
 	out->span_base = UW_NREGS;
-	for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
-		if (!(out->compute & UW_REG_BIT(i)))
-			continue;
+	/* The computed registers in order.  bound: one iteration per bit,
+	 * < UW_NREGS */
+	for (todo = out->compute; todo != 0; todo &= todo - 1) {
+		i = (unsigned)__builtin_ctz(todo);
 		if (out->kind[i] == UW_RULE_OFFSET) {
 			out->span_base = UW_NREGS;
 			break;
@@ -371,11 +377,12 @@ static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 		    out->span_base == UW_NREGS)
 			out->span_base = out->reg[i];
 	}
-	for (i = 0; i < UW_NREGS; i++) {	/* bound: UW_NREGS */
-		uint64_t off = (uint64_t)out->offset[i];
+	/* bound: one iteration per bit, < UW_NREGS */
+	for (todo = out->compute; todo != 0; todo &= todo - 1) {
+		uint64_t off;
 
-		if (!(out->compute & UW_REG_BIT(i)))
-			continue;
+		i = (unsigned)__builtin_ctz(todo);
+		off = (uint64_t)out->offset[i];
 		if (out->span_base == UW_NREGS ?
 		    out->kind[i] != UW_RULE_OFFSET :
 		    out->kind[i] != UW_RULE_AT_REG_OFFSET ||

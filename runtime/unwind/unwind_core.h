@@ -625,7 +625,8 @@ struct uw_cursor {
 		uint8_t window[UW_STACK_WINDOW];
 		uint64_t window_addr;
 		uint32_t window_len;
-		struct uw_row cie_row;		/* for DW_CFA_restore* */
+		struct uw_row cie_row;		/* for DW_CFA_restore*, when the
+						 * CIE cache cannot keep it */
 		struct uw_row remembered[UW_MAX_REMEMBER];
 		uint64_t stack[UW_MAX_EXPR_STACK];
 		uint8_t cache[64];		/* window on a target-resident section */

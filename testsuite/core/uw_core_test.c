@@ -276,6 +276,32 @@ static void test_cfa_insns(void)
 		      (t[i].kind != UW_RULE_REGISTER || rr->reg == t[i].rreg));
 	}
 
+	/* DW_CFA_restore in an FDE goes back to the CIE's own rule for the
+	 * register (rbx at cfa-24 here), not the ABI's: once from the CIE's
+	 * row as the CIE cache keeps it, once from a CIE whose row it cannot
+	 * keep (an advance in the CIE). */
+	{
+		static const uint8_t cie_kept[] = { 0x0c, 7, 8, 0x90, 1, 0x83, 3 };
+		static const uint8_t cie_advancing[] = { 0x0c, 7, 8, 0x90, 1, 0x83, 3, 0x41 };
+		static const uint8_t fde_ins[] = { 0x83, 2, 0xc3 };	/* rbx@cfa-16; restore rbx */
+		const struct { const char *n; const uint8_t *p; size_t len; } cc[] = {
+			{ "its row kept", cie_kept, sizeof(cie_kept) },
+			{ "its row not kept", cie_advancing, sizeof(cie_advancing) },
+		};
+		for (size_t i = 0; i < 2; i++) {
+			size_t c;
+
+			reset();
+			c = cie(&eh, 1, "zR", -8, 16, 0x1b, cc[i].p, cc[i].len);
+			fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, fde_ins, sizeof(fde_ins));
+			use_eh();
+			step64(CODE_ADDR + 0x120, NULL);
+			const struct uw_reg_rule *rr = &cur.ws.row.rule[3];
+			snprintf(name, sizeof(name), "cfa insn DW_CFA_restore to the CIE's rule, %s", cc[i].n);
+			CHECK(name, trace_fde_seen && rr->kind == UW_RULE_OFFSET && rr->offset == -24);
+		}
+	}
+
 	/* CFA rules */
 	{
 		static const uint8_t a[] = { 0x0c, 6, 32 };		/* def_cfa rbp+32 */
