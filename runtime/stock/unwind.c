@@ -50,8 +50,6 @@ static int stp_uw_read_mem(void *h, uint64_t addr, void *buf, uint32_t len)
 {
 	struct stp_uw_host *host = h;
 
-	if (addr != (unsigned long)addr)
-		return -1;
 	if (stp_uw_uread(buf, (unsigned long)addr, len, host->compat))
 		return stp_uw_read_vdso_image(addr, buf, len);
 	return 0;
