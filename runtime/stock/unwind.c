@@ -228,16 +228,61 @@ static int stp_uw_tables_vdso(struct stp_uw_host *host, unsigned long pc,
 	return STP_UW_TABLES_FOUND;
 }
 
+/* The tables of leader's -d module mapped at pc that stock's map gave
+ * when its count of changes was changes (struct stp_unwind_context,
+ * dmod_memo), or NULL. */
+static const struct uw_tables *stp_uw_dmod_memo_find(struct stp_unwind_context *uc,
+						     const struct task_struct *leader,
+						     unsigned long pc, long changes)
+{
+	unsigned i;
+
+	for (i = 0; i < STP_UW_DMOD_MEMO; i++)	/* bound: STP_UW_DMOD_MEMO */
+		if (uc->dmod_memo[i].leader == leader
+		    && uc->dmod_memo[i].changes == changes
+		    && pc - uc->dmod_memo[i].tables.pc_lo
+		       < uc->dmod_memo[i].tables.pc_hi - uc->dmod_memo[i].tables.pc_lo)
+			return &uc->dmod_memo[i].tables;
+	return NULL;
+}
+
+static void stp_uw_dmod_memo_put(struct stp_unwind_context *uc,
+				 const struct task_struct *leader, long changes,
+				 const struct uw_tables *tables)
+{
+	unsigned i = uc->dmod_memo_next++ % STP_UW_DMOD_MEMO;
+
+	uc->dmod_memo[i].leader = leader;
+	uc->dmod_memo[i].changes = changes;
+	uc->dmod_memo[i].tables = *tables;
+}
+
 /* A module named with -d/--ldd: the tables the translator copied into it. */
 static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 			      struct stp_uw_where *w, struct uw_tables *out)
 {
+	struct stp_unwind_context *uc =
+		container_of(host, struct stp_unwind_context, host);
+	const struct task_struct *leader = host->task->group_leader;
 	struct _stp_module *m = host->mod;
+	const struct uw_tables *kept;
+	long changes = 0;
+	int asked = 0;
 
 	if (!m || pc < host->mod_start || pc >= host->mod_end) {
 		/* The object of the last in-memory tables had no -d data. */
 		if (host->vm_end && pc >= host->vm_start && pc < host->vm_end)
 			return STP_UW_TABLES_NEXT;
+		/* Read before the map is asked: a change made after this
+		 * read makes the answer's entry stale by its count. */
+		changes = atomic_long_read(&stp_uw_stock_map_changes);
+		smp_rmb();
+		kept = stp_uw_dmod_memo_find(uc, leader, pc, changes);
+		if (kept) {
+			*out = *kept;
+			return STP_UW_TABLES_FOUND;
+		}
+		asked = 1;
 		stp_uw_where_lookup(host, pc, w);
 		m = w->mod;
 		if (!m)
@@ -267,6 +312,8 @@ static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 	out->module = m->path;
 	out->pc_lo = host->mod_start;
 	out->pc_hi = host->mod_end;
+	if (asked)
+		stp_uw_dmod_memo_put(uc, leader, changes, out);
 	return STP_UW_TABLES_FOUND;
 }
 
@@ -429,6 +476,7 @@ static const struct uw_host_ops stp_uw_ops = {
 static void stp_uw_row_cache_clear(struct stp_unwind_context *uc)
 {
 	memset(uc->elf_memo, 0, sizeof(uc->elf_memo));
+	memset(uc->dmod_memo, 0, sizeof(uc->dmod_memo));
 	if (!uc->rows_ready)
 		return;
 	uw_cache_clear(&uc->rows);

@@ -5,7 +5,8 @@
  * keeps working unchanged: it records the mappings of the modules named
  * with -d/--ldd for _stp_umod_lookup() and the symbol code.  This file
  * includes it with its init and exit functions renamed, and puts ours
- * next to them, so that the translator's calls to _stp_vma_init() and
+ * next to them (and its changes to that map counted, for the unwinder's
+ * memo of the map's answers), so that the translator's calls to _stp_vma_init() and
  * _stp_vma_done() (emitted whenever a script uses user backtraces or
  * symbols) also start and stop our tracking.  _stp_vma_init() runs at
  * module init before the task finder starts, which is when a task-finder
@@ -18,11 +19,72 @@
 #ifndef STP_UW_VMA_C
 #define STP_UW_VMA_C
 
+/* Stock's map of -d modules' mappings (task_finder_vma.c), defined here
+ * before the renames below, so that they rename only stock vma.c's calls. */
+#include "task_finder_vma.c"
+
+/* Changes made to stock's map so far, counted after each change is in
+ * the map.  The unwinder keeps what the map said across walks
+ * (stp_unwind_context.dmod_memo in unwind.c) only while this count is the
+ * one it read before asking the map: stock's map has no such count, and
+ * only stock's vma.c, included below, changes it. */
+static atomic_long_t stp_uw_stock_map_changes = ATOMIC_LONG_INIT(0);
+
+static void stp_uw_stock_map_changed(void)
+{
+	smp_mb__before_atomic();
+	atomic_long_inc(&stp_uw_stock_map_changes);
+}
+
+static int stp_uw_stock_map_add(struct task_struct *tsk, unsigned long vm_start,
+				unsigned long vm_end, unsigned long offset,
+				const char *path, void *user)
+{
+	int rc = stap_add_vma_map_info(tsk, vm_start, vm_end, offset, path, user);
+
+	stp_uw_stock_map_changed();
+	return rc;
+}
+
+static int stp_uw_stock_map_extend(struct task_struct *tsk,
+				   unsigned long vm_start, unsigned long vm_end)
+{
+	int rc = stap_extend_vma_map_info(tsk, vm_start, vm_end);
+
+	stp_uw_stock_map_changed();
+	return rc;
+}
+
+static int stp_uw_stock_map_remove(struct task_struct *tsk,
+				   unsigned long vm_start)
+{
+	int rc = stap_remove_vma_map_info(tsk, vm_start);
+
+	stp_uw_stock_map_changed();
+	return rc;
+}
+
+static int stp_uw_stock_map_drop(struct task_struct *tsk)
+{
+	int rc = stap_drop_vma_maps(tsk);
+
+	stp_uw_stock_map_changed();
+	return rc;
+}
+
 #define _stp_vma_init _stp_vma_init_stock
 #define _stp_vma_done _stp_vma_done_stock
+#define stap_add_vma_map_info stp_uw_stock_map_add
+#define stap_extend_vma_map_info stp_uw_stock_map_extend
+#define stap_remove_vma_map_info stp_uw_stock_map_remove
+#define stap_drop_vma_maps stp_uw_stock_map_drop
 #include "stap-unwind-stock/vma/vma.c"
 #undef _stp_vma_init
 #undef _stp_vma_done
+#undef stap_add_vma_map_info
+#undef stap_extend_vma_map_info
+#undef stap_remove_vma_map_info
+#undef stap_drop_vma_maps
 
 #include "stap-unwind/vma_map.c"
 #include "stap-unwind/dmod_index.h"

@@ -200,6 +200,10 @@ struct stp_uw_host {
  * walk meets a handful (the program, libc, the loader, a few more). */
 #define STP_UW_ELF_MEMO 8
 
+/* Mappings of -d modules whose tables each context keeps (dmod_memo
+ * below): a walk meets a few, and a sampler a few per process. */
+#define STP_UW_DMOD_MEMO 8
+
 struct stp_unwind_context {
 	struct unwind_frame_info info;
 	struct stp_uw_host host;
@@ -232,6 +236,20 @@ struct stp_unwind_context {
 		struct uw_tables tables;
 	} elf_memo[STP_UW_ELF_MEMO];
 	unsigned elf_memo_next;
+	/* The tables of -d modules that stock's map gave (find_tables'
+	 * dmod source), by the process and the mapping: asking the map and
+	 * making the tables cost 700-2,200 TCG cycles in a syscall probe's
+	 * loop, 7,000 in a sample, for each object of every walk otherwise.
+	 * An entry holds while stock's map is unchanged since it was asked
+	 * (the count of changes, stp_uw_stock_map_changes in vma.c, is the
+	 * one read then); any change anywhere forgets them all.  Replaced in
+	 * turn. */
+	struct {
+		const struct task_struct *leader;	/* NULL: empty */
+		long changes;
+		struct uw_tables tables;	/* pc_lo, pc_hi: the mapping */
+	} dmod_memo[STP_UW_DMOD_MEMO];
+	unsigned dmod_memo_next;
 	struct uw_cache_entry row_entries[STP_UW_ROW_CACHE > 0 ? STP_UW_ROW_CACHE : 1];
 };
 
