@@ -16,8 +16,10 @@ UW_API void uw_cache_clear(struct uw_cache *cache)
 		return;
 	for (i = 0; i <= cache->mask; i++)	/* bound: number of entries */
 		cache->entries[i].valid = 0;
-	for (i = 0; i < UW_CACHE_RANGES; i++)	/* bound: UW_CACHE_RANGES */
+	for (i = 0; i < UW_CACHE_RANGES; i++) {	/* bound: UW_CACHE_RANGES */
 		cache->ranges[i].valid = 0;
+		cache->range_pcs[i] = (struct uw_pc_range){ 0, 0 };
+	}
 	cache->range_next = 0;
 	cache->range_last = 0;
 }
@@ -63,12 +65,10 @@ static void uw_rowcache_key(const struct uw_tables *t, uint64_t pc,
 }
 
 static void uw_rowcache_fill(struct uw_cursor *c, struct uw_cache_entry *e,
-			     uint64_t pc, uint64_t hi,
-			     const struct uw_compact_row *row)
+			     uint64_t pc, const struct uw_compact_row *row)
 {
 	uw_rowcache_key(c->ws.tables, pc, &e->key);
 	e->row = *row;
-	e->hi = hi;
 	e->arch = (uint8_t)c->arch;
 	e->valid = 1;
 }
@@ -84,22 +84,26 @@ UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 
 	if (!c->ws.tables_named)
 		return;
-	uw_rowcache_fill(c, uw_rowcache_slot(c, lookup), lookup, 0, row);
+	uw_rowcache_fill(c, uw_rowcache_slot(c, lookup), lookup, row);
 	lo = (c->ws.row_pcs.lo + bias) & mask;
 	hi = (c->ws.row_pcs.hi + bias) & mask;
 	if (hi - lo < 2 || hi < lo || lookup - lo >= hi - lo)
 		return;
-	uw_rowcache_fill(c, &cache->ranges[cache->range_next], lo, hi, row);
+	uw_rowcache_fill(c, &cache->ranges[cache->range_next], lo, row);
+	cache->range_pcs[cache->range_next] = (struct uw_pc_range){ lo, hi };
 	cache->range_last = cache->range_next;
 	cache->range_next = (cache->range_next + 1) % UW_CACHE_RANGES;
 }
 
-/* Does range entry e hold lookup pc in c->ws.tables? */
+/* Does range entry i hold lookup pc in c->ws.tables?  Its pcs first:
+ * they rule out nearly every entry, from one small array. */
 static inline int uw_rowcache_range_holds(const struct uw_cursor *c,
-					  const struct uw_cache_entry *e,
-					  uint64_t lookup)
+					  unsigned i, uint64_t lookup)
 {
-	return e->valid && lookup - e->key.pc < e->hi - e->key.pc &&
+	const struct uw_pc_range *pcs = &c->cache->range_pcs[i];
+	const struct uw_cache_entry *e = &c->cache->ranges[i];
+
+	return lookup - pcs->lo < pcs->hi - pcs->lo && e->valid &&
 	       e->arch == (uint8_t)c->arch &&
 	       uw_rowcache_key_is(&e->key, c->ws.tables, e->key.pc);
 }
@@ -116,10 +120,9 @@ uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup)
 	struct uw_cache_entry *e;
 	unsigned i = cache->range_last;
 
-	if (!uw_rowcache_range_holds(c, &cache->ranges[i], lookup))
+	if (!uw_rowcache_range_holds(c, i, lookup))
 		for (i = 0; i < UW_CACHE_RANGES; i++)	/* bound: UW_CACHE_RANGES */
-			if (uw_rowcache_range_holds(c, &cache->ranges[i],
-						    lookup))
+			if (uw_rowcache_range_holds(c, i, lookup))
 				break;
 	if (i < UW_CACHE_RANGES) {
 		cache->range_last = i;
@@ -130,7 +133,6 @@ uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup)
 		e = uw_rowcache_slot(c, lookup);
 		*e = cache->ranges[i];
 		e->key.pc = lookup;
-		e->hi = 0;
 		return &e->row;
 	}
 	cache->misses++;

@@ -188,8 +188,9 @@ struct stp_uw_host {
  * distinct pcs per CPU (bench/profile-cost.sh: 5 processes, ~14 frames a
  * sample); with 64 entries a sample cost 0.42 of stock's, with 512 0.26-0.30
  * (direct-mapped, so conflicts fall with size).  512 entries are 176 KiB
- * per CPU (one context per possible CPU), and struct uw_cache holds 32
- * more, kept by the pcs their rows hold for (11 KiB); -DSTP_UW_ROW_CACHE=N
+ * per CPU (one context per possible CPU), and struct uw_cache holds 128
+ * more, kept by the pcs their rows hold for (45 KiB, UW_CACHE_RANGES in
+ * the core); -DSTP_UW_ROW_CACHE=N
  * (a power of two) trades memory for misses. */
 #ifndef STP_UW_ROW_CACHE
 #define STP_UW_ROW_CACHE 512
