@@ -22,6 +22,7 @@ UW_API void uw_cache_clear(struct uw_cache *cache)
 	}
 	cache->range_next = 0;
 	cache->range_last = 0;
+	cache->range_count = 0;
 }
 
 UW_API void uw_cache_init(struct uw_cache *cache,
@@ -92,6 +93,8 @@ UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 	uw_rowcache_fill(c, &cache->ranges[cache->range_next], lo, row);
 	cache->range_pcs[cache->range_next] = (struct uw_pc_range){ lo, hi };
 	cache->range_last = cache->range_next;
+	if (cache->range_count <= cache->range_next)
+		cache->range_count = cache->range_next + 1;
 	cache->range_next = (cache->range_next + 1) % UW_CACHE_RANGES;
 }
 
@@ -121,10 +124,11 @@ uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup)
 	unsigned i = cache->range_last;
 
 	if (!uw_rowcache_range_holds(c, i, lookup))
-		for (i = 0; i < UW_CACHE_RANGES; i++)	/* bound: UW_CACHE_RANGES */
+		/* bound: range_count <= UW_CACHE_RANGES */
+		for (i = 0; i < cache->range_count; i++)
 			if (uw_rowcache_range_holds(c, i, lookup))
 				break;
-	if (i < UW_CACHE_RANGES) {
+	if (i < cache->range_count) {
 		cache->range_last = i;
 		cache->hits++;
 		cache->range_hits++;

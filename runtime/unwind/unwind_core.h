@@ -508,6 +508,8 @@ struct uw_cache {
 	/* The lookup pcs ranges[i]'s row holds for, [lo, hi): empty when
 	 * lo == hi. */
 	struct uw_pc_range range_pcs[UW_CACHE_RANGES];
+	uint32_t range_count;		/* ranges[0, range_count) kept since
+					 * the last clear: what a search reads */
 	uint32_t range_next;		/* round-robin victim */
 	uint32_t range_last;		/* the last one kept or hit */
 };
