@@ -5,10 +5,11 @@
  * keeps working unchanged: it records the mappings of the modules named
  * with -d/--ldd for _stp_umod_lookup() and the symbol code.  This file
  * includes it with its init and exit functions renamed, and puts ours
- * next to them (and its changes to that map counted, for the unwinder's
- * memo of the map's answers), so that the translator's calls to _stp_vma_init() and
+ * next to them, so that the translator's calls to _stp_vma_init() and
  * _stp_vma_done() (emitted whenever a script uses user backtraces or
- * symbols) also start and stop our tracking.  _stp_vma_init() runs at
+ * symbols) also start and stop our tracking.  Its calls that change its
+ * map are renamed too, to wrappers that count the changes (for the
+ * unwinder's kept answers of that map).  _stp_vma_init() runs at
  * module init before the task finder starts, which is when a task-finder
  * target must be registered.  They also set up and free what the
  * honest-symbol code keeps (stap-unwind/usym.c, included after this file
