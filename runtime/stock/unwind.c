@@ -257,50 +257,34 @@ static void stp_uw_dmod_memo_put(struct stp_unwind_context *uc,
 	uc->dmod_memo[i].tables = *tables;
 }
 
-/* A module named with -d/--ldd: the tables the translator copied into it. */
+/* A module named with -d/--ldd: the tables the translator copied into it,
+ * as stock's map places them (kept across walks: dmod_memo). */
 static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 			      struct stp_uw_where *w, struct uw_tables *out)
 {
 	struct stp_unwind_context *uc =
 		container_of(host, struct stp_unwind_context, host);
 	const struct task_struct *leader = host->task->group_leader;
-	struct _stp_module *m = host->mod;
 	const struct uw_tables *kept;
-	long changes = 0;
-	int asked = 0;
+	struct _stp_module *m;
+	long changes;
 
-	if (!m || pc < host->mod_start || pc >= host->mod_end) {
-		/* The object of the last in-memory tables had no -d data. */
-		if (host->vm_end && pc >= host->vm_start && pc < host->vm_end)
-			return STP_UW_TABLES_NEXT;
-		/* Read before the map is asked: a change made after this
-		 * read makes the answer's entry stale by its count. */
-		changes = atomic_long_read(&stp_uw_stock_map_changes);
-		smp_rmb();
-		kept = stp_uw_dmod_memo_find(uc, leader, pc, changes);
-		if (kept) {
-			*out = *kept;
-			return STP_UW_TABLES_FOUND;
-		}
-		asked = 1;
-		stp_uw_where_lookup(host, pc, w);
-		m = w->mod;
-		if (!m)
-			return STP_UW_TABLES_NEXT;
-		host->mod = m;
-		host->mod_start = w->vm_start;
-		host->mod_end = w->vm_end;
-		/* The translator records each mapping of a known module with
-		 * its distance from the module's first mapping (file offset
-		 * 0): so vm_start - offset is where link-time address 0 is,
-		 * for ET_DYN.  ET_EXEC (section ".absolute") is at its
-		 * link-time addresses. */
-		if (m->num_sections > 0 && m->sections[0].name
-		    && strcmp(m->sections[0].name, ".absolute") == 0)
-			host->mod_bias = 0;
-		else
-			host->mod_bias = w->vm_start - w->offset;
+	/* The object of the last in-memory tables had no -d data. */
+	if (host->vm_end && pc >= host->vm_start && pc < host->vm_end)
+		return STP_UW_TABLES_NEXT;
+	/* Read before the map is asked: a change made after this read makes
+	 * the answer's entry stale by its count. */
+	changes = atomic_long_read(&stp_uw_stock_map_changes);
+	smp_rmb();
+	kept = stp_uw_dmod_memo_find(uc, leader, pc, changes);
+	if (kept) {
+		*out = *kept;
+		return STP_UW_TABLES_FOUND;
 	}
+	stp_uw_where_lookup(host, pc, w);
+	m = w->mod;
+	if (!m)
+		return STP_UW_TABLES_NEXT;
 	if (!m->eh_frame_len && !m->debug_frame_len) {
 		host->missing = m->path ? m->path : m->name;
 		return -1;
@@ -308,12 +292,19 @@ static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 	stp_uw_dmod_sections(m, out);
 	/* Tables no header searches: the index made at module init. */
 	out->index = stp_uw_dmod_index_of(m, &out->index_count);
-	out->bias = host->mod_bias;
+	/* The translator records each mapping of a known module with its
+	 * distance from the module's first mapping (file offset 0): so
+	 * vm_start - offset is where link-time address 0 is, for ET_DYN.
+	 * ET_EXEC (section ".absolute") is at its link-time addresses. */
+	if (m->num_sections > 0 && m->sections[0].name
+	    && strcmp(m->sections[0].name, ".absolute") == 0)
+		out->bias = 0;
+	else
+		out->bias = w->vm_start - w->offset;
 	out->module = m->path;
-	out->pc_lo = host->mod_start;
-	out->pc_hi = host->mod_end;
-	if (asked)
-		stp_uw_dmod_memo_put(uc, leader, changes, out);
+	out->pc_lo = w->vm_start;
+	out->pc_hi = w->vm_end;
+	stp_uw_dmod_memo_put(uc, leader, changes, out);
 	return STP_UW_TABLES_FOUND;
 }
 

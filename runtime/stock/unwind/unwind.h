@@ -157,10 +157,6 @@ struct stp_uw_host {
 	struct task_struct *task;
 	int compat;
 	int warned;
-	/* Last module found, so that consecutive frames in one module cost one
-	 * lookup. */
-	unsigned long mod_start, mod_end, mod_bias;
-	void *mod;			/* struct _stp_module * */
 	struct stp_uw_vdso vdso;
 	const char *missing;		/* module without unwind data, for the warning */
 	/* Last object found through VMA tracking (not named with -d): its
