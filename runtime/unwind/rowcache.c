@@ -15,11 +15,16 @@ UW_API void uw_cache_clear(struct uw_cache *cache)
 	if (!cache->entries)
 		return;
 	for (i = 0; i <= cache->mask; i++)	/* bound: number of entries */
-		cache->entries[i].valid = 0;
+		cache->entries[i].key.tag = 0;
+	for (i = 0; i < UW_CACHE_TABLES; i++) {	/* bound: UW_CACHE_TABLES */
+		cache->tables[i].tag = 0;
+		cache->tables[i].used = 0;
+	}
 	for (i = 0; i < UW_CACHE_RANGES; i++) {	/* bound: UW_CACHE_RANGES */
-		cache->ranges[i].valid = 0;
+		cache->ranges[i].key.tag = 0;
 		cache->range_pcs[i] = (struct uw_pc_range){ 0, 0 };
 	}
+	cache->clock = 0;
 	cache->range_next = 0;
 	cache->range_last = 0;
 	cache->range_count = 0;
@@ -33,6 +38,7 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 	cache->hits = 0;
 	cache->misses = 0;
 	cache->range_hits = 0;
+	cache->tag_next = 0;
 	if (!entries || n == 0) {
 		cache->entries = NULL;
 		cache->mask = 0;
@@ -45,33 +51,91 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 	uw_cache_clear(cache);
 }
 
-static void uw_rowcache_key(const struct uw_tables *t, uint64_t pc,
-			    struct uw_cache_key *k)
+static const struct uw_section *uw_rowcache_sec(const struct uw_tables *t,
+						int i)
 {
-	const struct uw_section *sec[3] = {
-		&t->eh_frame_hdr, &t->eh_frame, &t->debug_frame
-	};
+	return i == 0 ? &t->eh_frame_hdr : i == 1 ? &t->eh_frame :
+	       &t->debug_frame;
+}
+
+/* Does k name tables t of arch?  One OR of differences, as there is no
+ * early way out worth a branch per word. */
+static int uw_rowcache_tables_is(const struct uw_cache_tables_key *k,
+				 const struct uw_tables *t, enum uw_arch arch)
+{
+	uint64_t d;
 	int i;
 
-	k->pc = pc;
+	d = (k->bias ^ t->bias) | (k->text_base ^ t->text_base) |
+	    (k->data_base ^ t->data_base) | (k->ident ^ t->ident) |
+	    (k->arch ^ (uint64_t)arch);
+	for (i = 0; i < 3; i++) {		/* bound: 3 sections */
+		const struct uw_section *sec = uw_rowcache_sec(t, i);
+
+		d |= (k->sec[i][0] ^ (uint64_t)(uintptr_t)sec->data) |
+		     (k->sec[i][1] ^ sec->addr) | (k->sec[i][2] ^ sec->size);
+	}
+	return d == 0;
+}
+
+static void uw_rowcache_tables_set(struct uw_cache_tables_key *k,
+				   const struct uw_tables *t,
+				   enum uw_arch arch)
+{
+	int i;
+
 	k->bias = t->bias;
 	k->text_base = t->text_base;
 	k->data_base = t->data_base;
 	k->ident = t->ident;
+	k->arch = (uint64_t)arch;
 	for (i = 0; i < 3; i++) {		/* bound: 3 sections */
-		k->sec[i][0] = (uint64_t)(uintptr_t)sec[i]->data;
-		k->sec[i][1] = sec[i]->addr;
-		k->sec[i][2] = sec[i]->size;
+		const struct uw_section *sec = uw_rowcache_sec(t, i);
+
+		k->sec[i][0] = (uint64_t)(uintptr_t)sec->data;
+		k->sec[i][1] = sec->addr;
+		k->sec[i][2] = sec->size;
 	}
+}
+
+/* The tag of c->ws.tables (just found, and naming their CFI), from the
+ * slot that holds them, or a new one in the slot used least recently of
+ * their set. */
+UW_INTERNAL uint64_t uw_rowcache_tag(struct uw_cursor *c)
+{
+	const struct uw_tables *t = c->ws.tables;
+	struct uw_cache *cache = c->cache;
+	struct uw_cache_tables *set, *victim;
+	uint64_t h;
+	unsigned i;
+
+	h = (t->ident ^ t->bias ^ t->eh_frame_hdr.addr ^ t->eh_frame.addr ^
+	     t->debug_frame.addr ^ (uint64_t)(uintptr_t)t->eh_frame_hdr.data ^
+	     (uint64_t)(uintptr_t)t->eh_frame.data ^
+	     (uint64_t)(uintptr_t)t->debug_frame.data ^ (uint64_t)c->arch) *
+	    0x9e3779b97f4a7c15ull;
+	set = &cache->tables[(h >> 40) &
+			     (UW_CACHE_TABLES - UW_CACHE_TABLES_WAYS)];
+	victim = &set[0];
+	for (i = 0; i < UW_CACHE_TABLES_WAYS; i++) {	/* bound: UW_CACHE_TABLES_WAYS */
+		if (set[i].tag && uw_rowcache_tables_is(&set[i].key, t, c->arch)) {
+			set[i].used = ++cache->clock;
+			return set[i].tag;
+		}
+		if (set[i].used < victim->used)
+			victim = &set[i];
+	}
+	uw_rowcache_tables_set(&victim->key, t, c->arch);
+	victim->tag = ++cache->tag_next;
+	victim->used = ++cache->clock;
+	return victim->tag;
 }
 
 static void uw_rowcache_fill(struct uw_cursor *c, struct uw_cache_entry *e,
 			     uint64_t pc, const struct uw_compact_row *row)
 {
-	uw_rowcache_key(c->ws.tables, pc, &e->key);
+	e->key = (struct uw_cache_key){ pc, c->ws.tables_tag };
 	e->row = *row;
-	e->arch = (uint8_t)c->arch;
-	e->valid = 1;
 }
 
 /* Keep row, just parsed (ws.row_pcs says where it holds), for
@@ -83,7 +147,7 @@ UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 	struct uw_cache *cache = c->cache;
 	uint64_t lo, hi;
 
-	if (!c->ws.tables_named)
+	if (!c->ws.tables_tag)
 		return;
 	uw_rowcache_fill(c, uw_rowcache_slot(c, lookup), lookup, row);
 	lo = (c->ws.row_pcs.lo + bias) & mask;
@@ -104,11 +168,9 @@ static inline int uw_rowcache_range_holds(const struct uw_cursor *c,
 					  unsigned i, uint64_t lookup)
 {
 	const struct uw_pc_range *pcs = &c->cache->range_pcs[i];
-	const struct uw_cache_entry *e = &c->cache->ranges[i];
 
-	return lookup - pcs->lo < pcs->hi - pcs->lo && e->valid &&
-	       e->arch == (uint8_t)c->arch &&
-	       uw_rowcache_key_is(&e->key, c->ws.tables, e->key.pc);
+	return lookup - pcs->lo < pcs->hi - pcs->lo &&
+	       c->cache->ranges[i].key.tag == c->ws.tables_tag;
 }
 
 /* Out of line: not on a hit's path.  The range of the last hit first:

@@ -49,8 +49,9 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	*c->ws.tables = (struct uw_tables){ .module = NULL };
 	c->ws.tables_for_pc = 0;
 	c->ws.tables_reusable = 0;
-	c->ws.tables_named = 0;
+	c->ws.tables_tag = 0;
 	c->ws.other_reusable = 0;
+	c->ws.other_tag = 0;
 	c->pc = 0;
 	c->ws.regs[0].defined = 0;
 	c->regs = &c->ws.regs[0];
@@ -364,14 +365,15 @@ uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 static inline __attribute__((__always_inline__)) void uw_step_tables_swap(struct uw_cursor *c)
 {
 	struct uw_tables *t = c->ws.other;
-	uint8_t reusable = c->ws.other_reusable, named = c->ws.other_named;
+	uint8_t reusable = c->ws.other_reusable;
+	uint64_t tag = c->ws.other_tag;
 
 	c->ws.other = c->ws.tables;
 	c->ws.other_reusable = c->ws.tables_reusable;
-	c->ws.other_named = c->ws.tables_named;
+	c->ws.other_tag = c->ws.tables_tag;
 	c->ws.tables = t;
 	c->ws.tables_reusable = reusable;
-	c->ws.tables_named = named;
+	c->ws.tables_tag = tag;
 }
 
 /* c->ws.tables for the pc looked up: the last frame's if they cover it,
@@ -399,8 +401,9 @@ int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	if (c->ops->find_tables(c->host, lookup, c->ws.tables) == 0) {
 		c->ws.tables->unreadable = 0;
 		c->ws.tables_reusable = c->ws.tables->pc_hi > c->ws.tables->pc_lo;
-		c->ws.tables_named = c->cache && c->cache->entries &&
-				     uw_rowcache_names_cfi(c->ws.tables);
+		c->ws.tables_tag = c->cache && c->cache->entries &&
+				   uw_rowcache_names_cfi(c->ws.tables) ?
+				   uw_rowcache_tag(c) : 0;
 		return 0;
 	}
 	unreadable = c->ws.tables->unreadable;
@@ -408,7 +411,7 @@ int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	*c->ws.tables = (struct uw_tables){ .module = module,
 					    .unreadable = unreadable };
 	c->ws.tables_reusable = 0;
-	c->ws.tables_named = 0;
+	c->ws.tables_tag = 0;
 	return -1;
 }
 

@@ -451,19 +451,49 @@ struct uw_pc_range {
  * Only rows without general expressions are kept (of the DWARF
  * expressions, the shapes of signal-trampoline CFI, glibc's __restore_rt:
  * "DW_OP_breg<r> off" rules and a "DW_OP_breg<r> off; DW_OP_deref" CFA,
- * read from a local section); the others are recomputed every time. */
+ * read from a local section); the others are recomputed every time.
+ * The tables are named by their tag (struct uw_cache_tables), so that a
+ * step compares two words, not the tables' identity. */
 struct uw_cache_key {
 	uint64_t pc;			/* runtime lookup pc */
-	uint64_t bias, text_base, data_base, ident;
-	uint64_t sec[3][3];		/* eh_frame_hdr, eh_frame, debug_frame:
-					 * (uintptr_t)data, addr, size */
+	uint64_t tag;			/* the tables' tag; 0 = empty entry */
 };
 
 struct uw_cache_entry {
 	struct uw_cache_key key;
 	struct uw_compact_row row;
-	uint8_t arch;			/* enum uw_arch */
-	uint8_t valid;
+};
+
+/* The identity of one set of tables, as find_tables returned them: what
+ * names their CFI bytes (see Invalidation below), and the architecture
+ * the rows were computed for. */
+struct uw_cache_tables_key {
+	uint64_t bias, text_base, data_base, ident;
+	uint64_t sec[3][3];		/* eh_frame_hdr, eh_frame, debug_frame:
+					 * (uintptr_t)data, addr, size */
+	uint64_t arch;			/* enum uw_arch */
+};
+
+/* The tables the cache holds rows of, each with its tag: the tag is
+ * looked up once for each find_tables (uw_step keeps tables while its
+ * frames stay in them), where the identity was once compared at every
+ * cached step.  A set of tables that comes back after its slot was taken
+ * gets a new tag, and the rows kept under the old one are never found
+ * again: tags come from a 64-bit count that is never reset, so none is
+ * given twice.  UW_CACHE_TABLES slots in sets of UW_CACHE_TABLES_WAYS by
+ * a hash of the identity; the slot used least recently is taken. */
+#ifndef UW_CACHE_TABLES
+#define UW_CACHE_TABLES 64
+#endif
+#define UW_CACHE_TABLES_WAYS 4
+#if UW_CACHE_TABLES < UW_CACHE_TABLES_WAYS || \
+	(UW_CACHE_TABLES & (UW_CACHE_TABLES - 1))
+#error "UW_CACHE_TABLES must be a power of two, at least UW_CACHE_TABLES_WAYS"
+#endif
+struct uw_cache_tables {
+	struct uw_cache_tables_key key;
+	uint64_t tag;			/* 0 = empty slot */
+	uint64_t used;			/* uw_cache.clock at its last lookup */
 };
 
 /* Rows kept by the pcs they hold for (uw_cache.ranges).  A sampled pc is
@@ -475,7 +505,7 @@ struct uw_cache_entry {
  * Size: a sampler over 5 processes (bench/profile-parts.stp, 2 runs of
  * each size in one boot) parsed 0.17-0.24 rows a sample of the mix
  * programs with 32, 0.10-0.13 with 128, 0.10-0.13 with 512; python3 1.3-1.7,
- * 1.1-1.2, 0.9-1.0.  An entry is 344 bytes. */
+ * 1.1-1.2, 0.9-1.0.  An entry is 240 bytes. */
 #ifndef UW_CACHE_RANGES
 #define UW_CACHE_RANGES 128
 #endif
@@ -488,7 +518,8 @@ struct uw_cache_entry {
  *
  * Invalidation: an entry is keyed by the lookup pc and by the identity of
  * the uw_tables find_tables returned (bias, text/data base, ident, and
- * each section's data pointer, address and size), not by the CFI bytes.  The
+ * each section's data pointer, address and size; by the tag that stands
+ * for it, uw_cache_tables), not by the CFI bytes.  The
  * host must call uw_cache_clear when that identity could come to name
  * different CFI: when a module it reported is unloaded or a mapping
  * changes (munmap/mmap/exec of the process whose tables are read through
@@ -504,6 +535,9 @@ struct uw_cache {
 	uint64_t hits, misses;		/* statistics, for the host: misses
 					 * are rows parsed */
 	uint64_t range_hits;		/* of the hits, those of ranges[] */
+	struct uw_cache_tables tables[UW_CACHE_TABLES];
+	uint64_t tag_next;		/* the last tag given */
+	uint64_t clock;			/* counts tag lookups */
 	struct uw_cache_entry ranges[UW_CACHE_RANGES];
 	/* The lookup pcs ranges[i]'s row holds for, [lo, hi): empty when
 	 * lo == hi. */
@@ -548,10 +582,10 @@ struct uw_step_frame {
  * chain 976 (uw_cfi_search_index 152, uw_cfi_parse_cie 320, uw_cfi_entry
  * 176, uw_rd_bytes 80, the read), 888 through a find_tables that scans
  * the ELF image; in the runtime's module 992, and 976 through its
- * find_tables.  The cursor itself is 11,248 bytes on x86_64 (of which
+ * find_tables.  The cursor itself is 11,264 bytes on x86_64 (of which
  * UW_CIE_CACHE rows for the CIE cache): do not put it on a kernel stack
  * (per-CPU or per-context storage instead).  A struct uw_cache_entry is
- * 352 bytes, a struct uw_cache (with its ranges) 11,312. */
+ * 240 bytes, a struct uw_cache (with its ranges and tags) 41,032. */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
@@ -601,7 +635,7 @@ struct uw_cursor {
 						 * caller's, as a step builds
 						 * them */
 		/* This step's tables, and the reusable ones before them
-		 * (other_reusable and other_named as they were): looked at
+		 * (other_reusable and other_tag as they were): looked at
 		 * before find_tables.  Each is one of tables_kept, so
 		 * trading them costs no copy. */
 		struct uw_tables *tables, *other;
@@ -612,11 +646,14 @@ struct uw_cursor {
 						 * step's pc */
 		uint8_t tables_reusable;	/* a successful lookup with a
 						 * pc range: see pc_lo */
-		uint8_t tables_named;		/* their rows may be cached:
-						 * there is a cache, and the
-						 * tables name their CFI
+		uint8_t other_reusable;
+		uint64_t tables_tag;		/* their tag in the row cache
+						 * (uw_cache_tables), 0 if
+						 * their rows are not cached:
+						 * no cache, or tables that do
+						 * not name their CFI
 						 * (uw_rowcache_names_cfi) */
-		uint8_t other_reusable, other_named;
+		uint64_t other_tag;
 		const struct uw_section *sec;	/* section of cie/fde */
 		struct uw_cie cie;
 		struct uw_fde fde;

@@ -264,33 +264,15 @@ static inline int uw_rowcache_names_cfi(const struct uw_tables *t)
 	       (t->debug_frame.data || !t->debug_frame.size);
 } 
 
+/* rowcache.c: the tag of c->ws.tables (found, with a cache, and naming
+ * their CFI), for ws.tables_tag. */
+UW_INTERNAL uint64_t uw_rowcache_tag(struct uw_cursor *c);
+
 /* The row cache's lookup, inline: it is on every cached step's path.
  * uw_rowcache_find gives the row cached for lookup pc in c->ws.tables, or
  * NULL. */
-/* Does the entry's key name these tables at this pc?  Every cached step
- * compares all fourteen words, so it is one OR of differences rather than
- * a branch per word. */
-static inline int uw_rowcache_key_is(const struct uw_cache_key *k,
-			      const struct uw_tables *t, uint64_t pc)
-{
-	uint64_t d;
 
-	d = (k->pc ^ pc) | (k->bias ^ t->bias) |
-	    (k->text_base ^ t->text_base) | (k->data_base ^ t->data_base) |
-	    (k->ident ^ t->ident);
-	d |= (k->sec[0][0] ^ (uint64_t)(uintptr_t)t->eh_frame_hdr.data) |
-	     (k->sec[0][1] ^ t->eh_frame_hdr.addr) |
-	     (k->sec[0][2] ^ t->eh_frame_hdr.size);
-	d |= (k->sec[1][0] ^ (uint64_t)(uintptr_t)t->eh_frame.data) |
-	     (k->sec[1][1] ^ t->eh_frame.addr) |
-	     (k->sec[1][2] ^ t->eh_frame.size);
-	d |= (k->sec[2][0] ^ (uint64_t)(uintptr_t)t->debug_frame.data) |
-	     (k->sec[2][1] ^ t->debug_frame.addr) |
-	     (k->sec[2][2] ^ t->debug_frame.size);
-	return d == 0;
-}
-
-/* The slot of lookup pc; only where c->ws.tables_named (a cache is
+/* The slot of lookup pc; only where c->ws.tables_tag (a cache is
  * attached). */
 static inline struct uw_cache_entry *uw_rowcache_slot(struct uw_cursor *c,
 						      uint64_t pc)
@@ -305,18 +287,15 @@ uw_rowcache_find(struct uw_cursor *c, uint64_t lookup)
 {
 	struct uw_cache_entry *e;
 
-	if (!c->ws.tables_named)
+	if (!c->ws.tables_tag)
 		return NULL;
 	e = uw_rowcache_slot(c, lookup);
-	if (e->valid && e->arch == (uint8_t)c->arch &&
-	    uw_rowcache_key_is(&e->key, c->ws.tables, lookup)) {
+	if (e->key.pc == lookup && e->key.tag == c->ws.tables_tag) {
 		c->cache->hits++;
 		return &e->row;
 	}
 	return uw_rowcache_find_miss(c, lookup);
 }
-
-
 
 /* expr.c: evaluate a block of c->ws.sec against regs.  If push_cfa, cfa is
  * pushed first (DW_CFA_expression / val_expression); have_cfa says whether

@@ -1157,6 +1157,29 @@ static void test_row_ranges(void)
 		cfa = range_step(f + 0x118);
 		CHECK("row ranges: other tables at the same pcs are parsed",
 		      cfa == sp + 24 && range_cache.misses == misses + 1);
+		/* Many more tables than the cache has tags for: those of
+		 * the first rows lose theirs, and no other tables may find
+		 * the rows kept under it (a tag given twice would). */
+		{
+			const struct uw_tables other = mod;
+			uint64_t i, wrong = 0;
+
+			mod = saved;
+			range_step(f + 0x118);
+			for (i = 1; i <= 8 * UW_CACHE_TABLES; i++) {	/* bound: 8 * UW_CACHE_TABLES */
+				mod = other;
+				mod.ident = i;
+				if (range_step(f + 0x118) != sp + 24)
+					wrong++;
+			}
+			CHECK("row ranges: tables past the cache's tags get their own rows",
+			      wrong == 0);
+			mod = saved;
+			misses = range_cache.misses;
+			cfa = range_step(f + 0x118);
+			CHECK("row ranges: ... and the first tables' rows are parsed again",
+			      cfa == sp + 16 && range_cache.misses == misses + 1);
+		}
 		mod = saved;
 	}
 	uw_cache_clear(&range_cache);

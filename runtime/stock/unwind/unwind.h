@@ -171,7 +171,7 @@ struct stp_uw_host {
 };
 
 /* Row cache (struct uw_cache of the core) of each probe context, kept
- * across unwinds: STP_UW_ROW_CACHE entries (352 bytes each; 0 disables it)
+ * across unwinds: STP_UW_ROW_CACHE entries (240 bytes each; 0 disables it)
  * for tables the translator copied into the module (-d/--ldd), whose
  * identity (data pointers, bias) names the same CFI bytes in every process,
  * and for tables read from process memory (the vdso, objects not named
@@ -183,10 +183,10 @@ struct stp_uw_host {
  * Size: a sampler over a handful of processes touches a few hundred
  * distinct pcs per CPU (bench/profile-cost.sh: 5 processes, ~14 frames a
  * sample); with 64 entries a sample cost 0.42 of stock's, with 512 0.26-0.30
- * (direct-mapped, so conflicts fall with size).  512 entries are 176 KiB
+ * (direct-mapped, so conflicts fall with size).  512 entries are 120 KiB
  * per CPU (one context per possible CPU), and struct uw_cache holds 128
- * more, kept by the pcs their rows hold for (45 KiB, UW_CACHE_RANGES in
- * the core); -DSTP_UW_ROW_CACHE=N
+ * more, kept by the pcs their rows hold for, and the tables' tags (40 KiB,
+ * UW_CACHE_RANGES and UW_CACHE_TABLES in the core); -DSTP_UW_ROW_CACHE=N
  * (a power of two) trades memory for misses. */
 #ifndef STP_UW_ROW_CACHE
 #define STP_UW_ROW_CACHE 512
