@@ -5,16 +5,17 @@
 # SystemTap 5.6 and on the stap-unwind runtime, against
 # tools/stap-unwind-stackcount.  The events: kernel.ustack's countchains
 # (-m64, -O2) calling getppid through its 6 chains, 81 calls a round,
-# ROUNDS rounds (default 40), as stap's -c command (so that stock knows
-# its mappings).  The cost: what each call costs the calling thread in CPU
-# time (the probe runs in it), as the program measures it, less the same
-# with no stap session; and an empty probe's, for the floor of any probe,
+# ROUNDS rounds (default 100: with 40, session 15's runs differed by a
+# third), as stap's -c command (so that stock knows its mappings).  The
+# cost: what each call costs the calling thread in CPU time (the probe
+# runs in it), as the program measures it, less the same with no stap
+# session; and an empty probe's, for the floor of any probe,
 # and ubacktrace_id()'s alone (the walk and the stack table), the floor of
 # counting stacks by number.
 # Every session runs with -DSTP_NO_OVERLOAD, so that none is stopped for
 # its overhead.
 set -eu
-rounds=${1:-40}
+rounds=${1:-100}
 . "$(dirname "$0")/guest-common.sh"
 "$vm" tree sh /src/testsuite/kernel.ustack/progs/build-tools.sh $b >/dev/null
 prog="$b/countchains-m64 --rounds $rounds"
