@@ -13,6 +13,8 @@
 set -eu
 secs=${1:-8}
 . "$(dirname "$0")/guest-common.sh"
+# The mix's programs (guest-common.sh builds the other tests' only).
+"$vm" tree sh /src/testsuite/kernel.ustack/progs/build-profile.sh $b >/dev/null
 ds="-d $b/mix-m64 -d $b/mix-m32 -d /usr/bin/sort -d /usr/bin/gzip -d /usr/bin/python3 --ldd"
 for mode in stap stock; do
 	# shellcheck disable=SC2086
@@ -25,6 +27,8 @@ END {
 	printf "%-8s %14s %14s %16s %16s %9s %9s\n", "kind", "samples o/s", "frames/smp o/s", "cycles/smp ours", "cycles/smp stock", "ratio/smp", "ratio/frm"
 	for (k in kinds) {
 		if (!calls["stap", k] || !calls["stock", k]) continue
+		if (calls["stap", k] < 500 || calls["stock", k] < 500)
+			printf "%s: only %d/%d samples (did its program run?)\n", k, calls["stap", k], calls["stock", k] > "/dev/stderr"
 		fo = fr["stap", k] / calls["stap", k]; fs = fr["stock", k] / calls["stock", k]
 		co = cy["stap", k] / calls["stap", k]; cs = cy["stock", k] / calls["stock", k]
 		printf "%-8s %6d/%-7d %6.1f/%-7.1f %16.0f %16.0f %9.2f %9.2f\n", k, calls["stap", k], calls["stock", k], fo, fs, co, cs, co / cs, (fs > 0 && fo > 0) ? (co / fo) / (cs / fs) : 0
