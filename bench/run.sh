@@ -5,8 +5,9 @@
 #      frame pointers, PIE): random stops while they run every scenario,
 #      plus every 20th single-step stop through top();
 #   2. time each unwinder on every snapshot (median and p99 ns per frame),
-#      and against a frame-pointer walk of a program built with frame
-#      pointers (the floor);
+#      ours again without its row cache (the cold path: every step parses
+#      its row), and against a frame-pointer walk of a program built with
+#      frame pointers (the floor);
 #   3. count instructions per frame under callgrind;
 #   4. the cost of whole backtraces over hostile tables, which the work
 #      budget caps (testsuite/core/uw_hostile --time: hostile_cfi.h).
@@ -87,6 +88,12 @@ snap32=$files
 echo "== time (clock_gettime around each unwind, caches warm, $reps repetitions)"
 "$bench" --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
 
+# The cold path: ours with no row cache, so every step finds its FDE and
+# runs its CFI (a sampler's first step at a new pc, a cold backtrace); the
+# peers keep their caches, as above.
+echo "== time, ours without its row cache (every step parses its row), $reps repetitions"
+"$bench" --no-row-cache --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
+
 # The floor of any unwinder: a frame-pointer walk (one load of the saved
 # frame pointer and one of the return address per frame), timed per frame
 # beside the others on a program built with frame pointers.  It stops at
@@ -134,4 +141,12 @@ for arch in 64 32; do
 					for (p in ir) if (p != "ours" && fr[p] > 0)
 						printf "ratio:  %s / ours (instructions per frame, x86_%s) = %.1fx\n", p, arch, (ir[p] / fr[p]) / (ir["ours"] / fr["ours"])
 			}'
+	# The cold path again: ours with no row cache.
+	frames=$(valgrind --tool=callgrind --callgrind-out-file="$cg.cold" --collect-atstart=no \
+		--toggle-collect=measure_ours "$bench" --callgrind --no-row-cache $snaps 2>/dev/null |
+		sed -n "s/^callgrind x86_$arch: ours \([0-9]*\) frames/\1/p")
+	callgrind_annotate --inclusive=yes "$cg.cold" 2>/dev/null |
+		sed -n 's/^ *\([0-9,]*\) .*:measure_ours .*/\1/p' | tr -d , |
+		awk -v arch="$arch" -v frames="$frames" '
+			frames > 0 { printf "instructions: ours without its row cache x86_%s %6.0f per frame (%d frames)\n", arch, $1 / frames, frames }'
 done
