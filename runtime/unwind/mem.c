@@ -257,10 +257,9 @@ UW_INTERNAL int uw_encoded_size(uint8_t enc, uint8_t addr_size)
 	}
 }
 
-/* Decode a DW_EH_PE pointer.  The result is a link-time address (or plain
- * number), wrapped to the address width.  pcrel is relative to the
- * link-time address of the encoded field itself. */
-UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
+/* uw_rd_encoded (uw_internal.h), every encoding. */
+UW_INTERNAL int uw_rd_encoded_slow(struct uw_reader *r, uint8_t enc,
+				   uint64_t *v)
 {
 	struct uw_cursor *c = r->c;
 	uint64_t field = r->sec->addr + r->pos;

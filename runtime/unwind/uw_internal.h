@@ -174,7 +174,60 @@ static inline int uw_rd_sleb(struct uw_reader *r, int64_t *v)
 	return 0;
 }
 UW_INTERNAL int uw_rd_skip(struct uw_reader *r, uint64_t n);
-UW_INTERNAL int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v);
+/* The little-endian signed 32-bit word at p (local bytes). */
+static inline int32_t uw_le_s32(const uint8_t *p)
+{
+	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
+			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+/* What every toolchain writes for an FDE's address and range and for
+ * .eh_frame_hdr's count and table: four bytes (udata4, or sdata4 plain,
+ * pcrel or datarel) in local bytes.  One load, of the value
+ * uw_rd_encoded_slow gives.  1 = read, 0 = another encoding (or
+ * a datarel without its base): uw_rd_encoded_slow. */
+static inline int uw_rd_data4(struct uw_reader *r, uint8_t enc,
+			      uint64_t field, uint64_t *v)
+{
+	uint64_t base, raw;
+
+	if (!r->data || r->end - r->pos < 4)
+		return 0;
+	switch (enc) {
+	case DW_EH_PE_udata4:
+	case DW_EH_PE_sdata4:
+		base = 0;
+		break;
+	case DW_EH_PE_pcrel | DW_EH_PE_sdata4:
+		base = field;
+		break;
+	case DW_EH_PE_datarel | DW_EH_PE_sdata4:
+		base = r->datarel_base;
+		if (base == 0)
+			return 0;
+		break;
+	default:
+		return 0;
+	}
+	raw = enc == DW_EH_PE_udata4 ? (uint32_t)uw_le_s32(r->data + r->pos) :
+	      (uint64_t)(int64_t)uw_le_s32(r->data + r->pos);
+	*v = (base + raw) & r->addr_mask;
+	r->pos += 4;
+	return 1;
+}
+
+UW_INTERNAL int uw_rd_encoded_slow(struct uw_reader *r, uint8_t enc,
+				   uint64_t *v);
+
+/* Decode a DW_EH_PE pointer.  The result is a link-time address (or plain
+ * number), wrapped to the address width.  pcrel is relative to the
+ * link-time address of the encoded field itself. */
+static inline int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
+{
+	if (uw_rd_data4(r, enc, r->sec->addr + r->pos, v))
+		return 0;
+	return uw_rd_encoded_slow(r, enc, v);
+}
 UW_INTERNAL int uw_encoded_size(uint8_t enc, uint8_t addr_size);
 /* A target read that the unwind depends on: a failure records
  * UW_STOP_MEMORY_UNREADABLE at addr and returns -1. */
@@ -205,12 +258,6 @@ static inline const uint8_t *uw_stack_slots(struct uw_cursor *c,
 UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v);
 UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);
 
-/* The little-endian signed 32-bit word at p (local bytes). */
-static inline int32_t uw_le_s32(const uint8_t *p)
-{
-	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
-			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-}
 
 /* The pcs [lo, hi) for which a binary search takes every turn it took
  * for pc, so finds what it found: each probe of a location loc narrows it
