@@ -100,12 +100,18 @@ static int uw_row_advance_delta(struct uw_row_exec *x, uint64_t delta)
 	return uw_row_advance(x, x->loc + delta * x->c->ws.cie.code_align);
 }
 
+/* The instruction at start of x's section is malformed: stop there. */
+static int uw_row_malformed(struct uw_row_exec *x, uint64_t start)
+{
+	return uw_fail(x->c, UW_STOP_BAD_CFI, x->r.sec->addr + start);
+}
+
 /* One instruction at x->r.pos. */
 static int uw_row_insn(struct uw_row_exec *x)
 {
 	struct uw_cursor *c = x->c;
 	struct uw_row *row = &c->ws.row;
-	uint64_t at = x->r.sec->addr + x->r.pos;
+	const uint64_t start = x->r.pos;	/* where a stop says it was */
 	uint64_t reg, u, v;
 	int64_t s;
 	uint8_t op;
@@ -113,22 +119,19 @@ static int uw_row_insn(struct uw_row_exec *x)
 
 	if (uw_rd_u8(&x->r, &op) < 0)
 		return -1;
-	switch (op & DW_CFA_HIGH_MASK) {
-	case DW_CFA_advance_loc:
+	/* One dispatch: the three opcodes with an operand in their low six
+	 * bits are ranges of the same switch. */
+	switch (op) {
+	case DW_CFA_advance_loc ... DW_CFA_advance_loc | DW_CFA_OPERAND_MASK:
 		return uw_row_advance_delta(x, op & DW_CFA_OPERAND_MASK);
-	case DW_CFA_offset:
+	case DW_CFA_offset ... DW_CFA_offset | DW_CFA_OPERAND_MASK:
 		if (uw_rd_uleb(&x->r, &u) < 0)
 			return -1;
 		uw_row_set(x, op & DW_CFA_OPERAND_MASK, UW_RULE_OFFSET, uw_row_factor(c, u));
 		return 0;
-	case DW_CFA_restore:
+	case DW_CFA_restore ... DW_CFA_restore | DW_CFA_OPERAND_MASK:
 		reg = op & DW_CFA_OPERAND_MASK;
 		goto restore;
-	default:
-		break;
-	}
-
-	switch (op) {
 	case DW_CFA_nop:
 	case DW_CFA_GNU_window_save:	/* SPARC only; nothing on x86 */
 		return 0;
@@ -185,12 +188,12 @@ static int uw_row_insn(struct uw_row_exec *x)
 		return 0;
 	case DW_CFA_remember_state:
 		if (x->depth == UW_MAX_REMEMBER)
-			return uw_fail(c, UW_STOP_BAD_CFI, at);
+			return uw_row_malformed(x, start);
 		c->ws.remembered[x->depth++] = *row;
 		return 0;
 	case DW_CFA_restore_state:
 		if (x->depth == 0)
-			return uw_fail(c, UW_STOP_BAD_CFI, at);
+			return uw_row_malformed(x, start);
 		*row = c->ws.remembered[--x->depth];
 		return 0;
 	case DW_CFA_def_cfa:
@@ -206,7 +209,7 @@ static int uw_row_insn(struct uw_row_exec *x)
 		if (uw_rd_uleb(&x->r, &reg) < 0)
 			return -1;
 		if (row->cfa_kind != UW_CFA_REG_OFFSET)
-			return uw_fail(c, UW_STOP_BAD_CFI, at);
+			return uw_row_malformed(x, start);
 		row->cfa_reg = uw_row_reg8(reg);
 		return 0;
 	case DW_CFA_def_cfa_offset:
@@ -214,7 +217,7 @@ static int uw_row_insn(struct uw_row_exec *x)
 		if (uw_row_cfa_offset(x, op == DW_CFA_def_cfa_offset_sf, &u) < 0)
 			return -1;
 		if (row->cfa_kind != UW_CFA_REG_OFFSET)
-			return uw_fail(c, UW_STOP_BAD_CFI, at);
+			return uw_row_malformed(x, start);
 		row->cfa_offset = (int64_t)u;
 		return 0;
 	case DW_CFA_def_cfa_expression:
@@ -236,7 +239,7 @@ static int uw_row_insn(struct uw_row_exec *x)
 		/* Only matters for landing pads, not for unwinding. */
 		return uw_rd_uleb(&x->r, &u);
 	default:
-		return uw_fail(c, UW_STOP_BAD_CFI, at);
+		return uw_row_malformed(x, start);
 	}
 
 restore:

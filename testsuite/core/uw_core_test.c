@@ -799,6 +799,20 @@ static void test_malformed(void)
 		step64(CODE_ADDR + 0x110, NULL);
 		CHECK("malformed: unknown CFA opcode is BAD_CFI", cur.stop.reason == UW_STOP_BAD_CFI);
 	}
+	/* a malformed instruction is reported where it begins: after two
+	 * nops and an advance with an operand, at the unknown opcode */
+	{
+		uint8_t ins[] = { 0x00, 0x00, 0x02, 0x01, 0x3f, 0x00 };
+		uint64_t at;
+
+		reset();
+		mod64(ins, sizeof(ins));
+		step64(CODE_ADDR + 0x110, NULL);
+		at = cur.stop.addr - eh.addr;
+		CHECK("malformed: the stop gives the address of the instruction",
+		      cur.stop.reason == UW_STOP_BAD_CFI && at >= 4 && at < eh.n &&
+		      memcmp(eh.b + at - 4, ins, sizeof(ins)) == 0);
+	}
 	/* LEB128 longer than 10 bytes */
 	{
 		uint8_t ins[] = { 0x0e, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01 };
