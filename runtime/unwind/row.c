@@ -248,22 +248,37 @@ restore:
 	return 0;
 }
 
+/* The instructions of [pos, end), one work unit each.  The units are
+ * counted here and spent when the run ends (the instructions spend
+ * nothing else), so a run stops where one spend per instruction would:
+ * before the instruction that would pass UW_MAX_CFA_INSNS, or the unit
+ * that would pass max_work. */
 static int uw_row_run(struct uw_row_exec *x, uint64_t pos, uint64_t end)
 {
-	uw_reader_init(&x->r, x->c, x->c->ws.sec, pos, end);
-	x->r.addr_size = x->c->ws.cie.addr_size;
+	struct uw_cursor *c = x->c;
+	const uint32_t max_insns = UW_MAX_CFA_INSNS - x->insns;
+	const uint32_t max_units = c->max_work - c->work_total;
+	uint32_t n = 0;
+	int rc = 0;
+
+	uw_reader_init(&x->r, c, c->ws.sec, pos, end);
+	x->r.addr_size = c->ws.cie.addr_size;
 	/* bound: UW_MAX_CFA_INSNS over CIE and FDE together */
-	while (!x->done && x->r.pos < x->r.end) {
-		if (x->insns == UW_MAX_CFA_INSNS)
-			return uw_fail(x->c, UW_STOP_BAD_CFI,
-				       x->r.sec->addr + x->r.pos);
-		x->insns++;
-		if (uw_spend(x->c, 1) < 0)
-			return -1;
-		if (uw_row_insn(x) < 0)
-			return -1;
+	while (!x->done && x->r.pos < x->r.end && n < max_insns &&
+	       n < max_units) {
+		n++;
+		rc = uw_row_insn(x);
+		if (rc < 0)
+			break;
 	}
-	return 0;
+	x->insns += n;
+	(void)uw_spend(c, n);	/* no more than the units left */
+	if (rc < 0 || x->done || x->r.pos >= x->r.end)
+		return rc;
+	/* An instruction is left, past a bound. */
+	if (n == max_insns)
+		return uw_fail(c, UW_STOP_BAD_CFI, x->r.sec->addr + x->r.pos);
+	return uw_spend(c, 1);	/* the unit past max_work: stops */
 }
 
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
