@@ -20,6 +20,8 @@
 # Session 16 (-d map answers kept across walks, 128 ranges), 2 runs:
 # 0.13-0.15, 0.59-0.66, 0.12, 0.25-0.26 (the 0.66 before the ranges'
 # search stopped at those in use).
+# Session 18 (the cold path's parse 17% fewer instructions), 3 runs:
+# 0.13-0.15, 0.45-0.47, 0.11-0.13, 0.22-0.23.
 # (Session 14, on a quiet host: 0.16, 0.62-0.64, 0.13-0.14, 0.26-0.29.
 # Session 13, with a second guest loading the host, stock varying 2.3x:
 # 0.08-0.24, 0.27-0.70, 0.11-0.18, 0.22-0.48.  2026-11-22, before the
