@@ -258,7 +258,6 @@ static inline const uint8_t *uw_stack_slots(struct uw_cursor *c,
 UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v);
 UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);
 
-
 /* The pcs [lo, hi) for which a binary search takes every turn it took
  * for pc, so finds what it found: each probe of a location loc narrows it
  * to the side of loc that pc is on.  Exact for any table, sorted or not. */
