@@ -100,7 +100,8 @@ static int uw_row_advance_delta(struct uw_row_exec *x, uint64_t delta)
 	return uw_row_advance(x, x->loc + delta * x->c->ws.cie.code_align);
 }
 
-/* The instruction at start of x's section is malformed: stop there. */
+/* Stop as malformed CFI at the instruction that begins at start of x's
+ * section (one that cannot be run, or one past the bound). */
 static int uw_row_malformed(struct uw_row_exec *x, uint64_t start)
 {
 	return uw_fail(x->c, UW_STOP_BAD_CFI, x->r.sec->addr + start);
@@ -257,7 +258,7 @@ static int uw_row_run(struct uw_row_exec *x, uint64_t pos, uint64_t end)
 {
 	struct uw_cursor *c = x->c;
 	const uint32_t max_insns = UW_MAX_CFA_INSNS - x->insns;
-	const uint32_t max_units = c->max_work - c->work_total;
+	const uint32_t max_units = uw_work_left(c);
 	uint32_t n = 0;
 	int rc = 0;
 
@@ -277,7 +278,7 @@ static int uw_row_run(struct uw_row_exec *x, uint64_t pos, uint64_t end)
 		return rc;
 	/* An instruction is left, past a bound. */
 	if (n == max_insns)
-		return uw_fail(c, UW_STOP_BAD_CFI, x->r.sec->addr + x->r.pos);
+		return uw_row_malformed(x, x->r.pos);
 	return uw_spend(c, 1);	/* the unit past max_work: stops */
 }
 

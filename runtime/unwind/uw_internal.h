@@ -67,13 +67,19 @@ struct uw_reader {
 UW_INTERNAL int uw_fail(struct uw_cursor *c, enum uw_stop_reason reason,
 			uint64_t addr);
 
+/* Work units the unwind may still spend (cursor.max_work). */
+static inline uint32_t uw_work_left(const struct uw_cursor *c)
+{
+	return c->max_work - c->work_total;
+}
+
 /* Spend n units of the unwind's work budget (cursor.max_work, see "Work
  * bounds" in unwind_core.h): 0, or -1 with UW_STOP_WORK_LIMIT when they
  * are not left.  Nothing is spent then, so work_total never passes
  * max_work. */
 static inline int uw_spend(struct uw_cursor *c, uint32_t n)
 {
-	if (__builtin_expect(n > c->max_work - c->work_total, 0))
+	if (__builtin_expect(n > uw_work_left(c), 0))
 		return uw_fail(c, UW_STOP_WORK_LIMIT, c->work_total);
 	c->work += n;
 	c->work_total += n;
@@ -186,8 +192,7 @@ static inline int32_t uw_le_s32(const uint8_t *p)
  * pcrel or datarel) in local bytes.  One load, of the value
  * uw_rd_encoded_slow gives.  1 = read, 0 = another encoding (or
  * a datarel without its base): uw_rd_encoded_slow. */
-static inline int uw_rd_data4(struct uw_reader *r, uint8_t enc,
-			      uint64_t field, uint64_t *v)
+static inline int uw_rd_data4(struct uw_reader *r, uint8_t enc, uint64_t *v)
 {
 	uint64_t base, raw;
 
@@ -199,7 +204,7 @@ static inline int uw_rd_data4(struct uw_reader *r, uint8_t enc,
 		base = 0;
 		break;
 	case DW_EH_PE_pcrel | DW_EH_PE_sdata4:
-		base = field;
+		base = r->sec->addr + r->pos;	/* the field's own address */
 		break;
 	case DW_EH_PE_datarel | DW_EH_PE_sdata4:
 		base = r->datarel_base;
@@ -224,7 +229,7 @@ UW_INTERNAL int uw_rd_encoded_slow(struct uw_reader *r, uint8_t enc,
  * link-time address of the encoded field itself. */
 static inline int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 {
-	if (uw_rd_data4(r, enc, r->sec->addr + r->pos, v))
+	if (uw_rd_data4(r, enc, v))
 		return 0;
 	return uw_rd_encoded_slow(r, enc, v);
 }
