@@ -28,6 +28,8 @@ static const struct uw_arch_desc uw_arch_x86_64 = {
 	.addr_mask = ~(uint64_t)0,
 	.abi_row = { .rule = { UW_X86_64_ABI_RULES_BUT_BP,
 			       [UW_X86_64_RBP] = UW_SAME } },
+	.abi_crow = { .keep = UW_X86_64_CALLEE_SAVED,
+		      .is_cfa = UW_REG_BIT(UW_X86_64_RSP) },
 	.fp_row = {
 		.cfa_kind = UW_CFA_REG_OFFSET,
 		.cfa_reg = UW_X86_64_RBP,
@@ -54,6 +56,8 @@ static const struct uw_arch_desc uw_arch_i386 = {
 	.addr_mask = 0xffffffffu,
 	.abi_row = { .rule = { UW_I386_ABI_RULES_BUT_BP,
 			       [UW_I386_EBP] = UW_SAME } },
+	.abi_crow = { .keep = UW_I386_CALLEE_SAVED,
+		      .is_cfa = UW_REG_BIT(UW_I386_ESP) },
 	.fp_row = {
 		.cfa_kind = UW_CFA_REG_OFFSET,
 		.cfa_reg = UW_I386_EBP,

@@ -5,6 +5,13 @@
  * at that point describes the pc.  Nothing here reads registers or target
  * memory; applying the row is step.c's job.
  *
+ * A run writes only what it changes: the CFA's rule, and the rules of the
+ * registers in its changed mask.  Every other register keeps the rule of
+ * the row it started from (its base: the ABI's row for a CIE, the CIE's
+ * row for an FDE), so a parse copies no whole row, and its compaction
+ * starts from its CIE's (the CIE cache keeps both) and compacts only the
+ * registers the FDE changed: about 3 of 17 on x86_64.
+ *
  * Bounds: at most UW_MAX_CFA_INSNS instructions in total (instructions
  * never jump backwards, so this also bounds the loop), every operand is
  * read through the section-bounded reader, and remember_state nests at
@@ -28,6 +35,8 @@ struct uw_row_exec {
 	/* What DW_CFA_restore restores from: the ABI's row in the CIE, the
 	 * CIE's initial row in the FDE. */
 	const struct uw_row *initial;
+	uint32_t changed;	/* registers whose rule the cursor's row
+				 * holds; the others have the base's */
 	int done;		/* an advance went past pc */
 	int advanced;		/* an advance or set_loc was executed */
 };
@@ -55,6 +64,25 @@ static void uw_row_set(struct uw_row_exec *x, uint64_t reg,
 	*rule = (struct uw_reg_rule){ 0 };
 	rule->kind = (uint8_t)kind;
 	rule->offset = offset;
+	x->changed |= UW_REG_BIT(reg);
+}
+
+/* Copy src's CFA rule and the rules of the registers regs to dst. */
+static void uw_row_copy(struct uw_row *dst, const struct uw_row *src,
+			uint32_t regs)
+{
+	uint32_t todo;
+	unsigned i;
+
+	dst->cfa_kind = src->cfa_kind;
+	dst->cfa_reg = src->cfa_reg;
+	dst->cfa_offset = src->cfa_offset;
+	dst->cfa_expr = src->cfa_expr;
+	/* bound: one iteration per bit, < UW_NREGS */
+	for (todo = regs; todo != 0; todo &= todo - 1) {
+		i = (unsigned)__builtin_ctz(todo);
+		dst->rule[i] = src->rule[i];
+	}
 }
 
 /* The offset operand of DW_CFA_def_cfa and DW_CFA_def_cfa_offset: an
@@ -190,12 +218,15 @@ static int uw_row_insn(struct uw_row_exec *x)
 	case DW_CFA_remember_state:
 		if (x->depth == UW_MAX_REMEMBER)
 			return uw_row_malformed(x, start);
-		c->ws.remembered[x->depth++] = *row;
+		uw_row_copy(&c->ws.remembered[x->depth], row, x->changed);
+		c->ws.remembered_changed[x->depth++] = x->changed;
 		return 0;
 	case DW_CFA_restore_state:
 		if (x->depth == 0)
 			return uw_row_malformed(x, start);
-		*row = c->ws.remembered[--x->depth];
+		/* Registers changed since go back to the base's rules. */
+		x->changed = c->ws.remembered_changed[--x->depth];
+		uw_row_copy(row, &c->ws.remembered[x->depth], x->changed);
 		return 0;
 	case DW_CFA_def_cfa:
 	case DW_CFA_def_cfa_sf:
@@ -244,8 +275,10 @@ static int uw_row_insn(struct uw_row_exec *x)
 	}
 
 restore:
-	if (reg < UW_NREGS)
+	if (reg < UW_NREGS) {
 		row->rule[reg] = x->initial->rule[reg];
+		x->changed |= UW_REG_BIT(reg);
+	}
 	return 0;
 }
 
@@ -282,42 +315,104 @@ static int uw_row_run(struct uw_row_exec *x, uint64_t pos, uint64_t end)
 	return uw_spend(c, 1);	/* the unit past max_work: stops */
 }
 
+#ifdef UW_CHECK_DELTA
+/* The test builds' check (the sanitized core, the fuzzers): the row
+ * compacted from its CIE's compacted row, c->ws.crow, is the one that
+ * compacting every register gives.  A difference traps. */
+static void uw_row_check_delta(const struct uw_cursor *c,
+			       const struct uw_row *base, uint32_t changed,
+			       uint32_t general)
+{
+	const struct uw_compact_row *d = &c->ws.crow;
+	struct uw_compact_row f;
+	uint32_t todo;
+	unsigned i;
+
+	if (uw_row_compact(c, &c->ws.row, base, changed, NULL, 0,
+			   c->ws.cie.ra_reg, c->ws.cie.signal, &f) != general ||
+	    f.keep != d->keep || f.is_cfa != d->is_cfa ||
+	    f.compute != d->compute || f.cfa_kind != d->cfa_kind ||
+	    f.cfa_reg != d->cfa_reg || f.cfa_offset != d->cfa_offset ||
+	    f.span_len != d->span_len || f.in_span != d->in_span ||
+	    f.span_lo != d->span_lo || f.span_base != d->span_base ||
+	    f.ra_reg != d->ra_reg || f.signal != d->signal ||
+	    f.has_caller != d->has_caller)
+		__builtin_trap();
+	/* bound: one iteration per bit, < UW_NREGS */
+	for (todo = f.compute; todo != 0; todo &= todo - 1) {
+		i = (unsigned)__builtin_ctz(todo);
+		if (f.kind[i] != d->kind[i] || f.reg[i] != d->reg[i] ||
+		    f.offset[i] != d->offset[i])
+			__builtin_trap();
+	}
+}
+#endif
+
+/* After the CIE's instructions (x's run over the ABI's row): without an
+ * advance (which would depend on the FDE's pc_begin) or an open
+ * remember_state, their row is the same for every FDE of the CIE in this
+ * unwind, so the CIE cache keeps it (e), whole and compacted, as the FDE's
+ * base.  Else the FDE's run goes on over the ABI's row (its remembered
+ * states are relative to it), and the CIE's row is only what
+ * DW_CFA_restore restores to (ws.cie_row).  Not inlined: its frame stays
+ * out of the stack budget's deepest chain (uw_row_compute, uw_row_run,
+ * the reads). */
+static __attribute__((__noinline__)) void
+uw_row_cie_done(struct uw_row_exec *x, struct uw_cie_entry *e)
+{
+	struct uw_cursor *c = x->c;
+	const struct uw_row *abi = &c->ad->abi_row;
+	struct uw_row *whole = &c->ws.cie_row;
+
+	e->row_valid = !x->advanced && !x->done && x->depth == 0;
+	if (e->row_valid) {
+		whole = &e->row;
+		e->insns = x->insns;
+		e->general = uw_row_compact(c, &c->ws.row, abi, x->changed,
+					    &c->ad->abi_crow, 0,
+					    c->ws.cie.ra_reg, c->ws.cie.signal,
+					    &e->crow);
+	}
+	uw_row_copy(whole, abi, UW_ROW_ALL & ~x->changed);
+	uw_row_copy(whole, &c->ws.row, x->changed);
+}
+
+/* The row for link-time pc in c->ws.cie and c->ws.fde: the CIE's
+ * instructions from the ABI's row (or the CIE cache's row they made), then
+ * the FDE's, compacted into c->ws.crow. */
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 {
 	struct uw_row_exec x = { 0 };
+	struct uw_cie_entry *e = &c->ws.cies[c->ws.cie_slot];
 	struct uw_pc_range *r = &c->ws.row_pcs;
+	const struct uw_row *base = &c->ad->abi_row;
+	uint32_t general;
 
 	x.c = c;
 	x.pc = pc;
 	x.loc = c->ws.fde.pc_begin;
-	x.initial = &c->ad->abi_row;
-	if (c->ws.cies[c->ws.cie_slot].row_valid) {
-		/* The CIE's initial row does not depend on the FDE. */
-		c->ws.row = c->ws.cies[c->ws.cie_slot].row;
-		x.insns = c->ws.cies[c->ws.cie_slot].insns;
-	} else {
-		c->ws.row = c->ad->abi_row;
+	x.initial = base;
+	if (!e->row_valid) {
+		uw_row_copy(&c->ws.row, base, 0);
 		if (uw_row_run(&x, c->ws.cie.insn_pos, c->ws.cie.insn_end) < 0)
 			return -1;
-		/* Without an advance (which would depend on the FDE's
-		 * pc_begin) or an open remember_state, the row can be
-		 * reused for every FDE of this CIE in this unwind. */
-		if (!x.advanced && !x.done && x.depth == 0) {
-			c->ws.cies[c->ws.cie_slot].row = c->ws.row;
-			c->ws.cies[c->ws.cie_slot].insns = x.insns;
-			c->ws.cies[c->ws.cie_slot].row_valid = 1;
-		}
-	}
-	/* The FDE restores from the CIE's row: the cached one, which
-	 * nothing changes during the FDE, else a copy. */
-	if (c->ws.cies[c->ws.cie_slot].row_valid) {
-		x.initial = &c->ws.cies[c->ws.cie_slot].row;
+		uw_row_cie_done(&x, e);
 	} else {
-		c->ws.cie_row = c->ws.row;
+		x.insns = e->insns;
+	}
+	if (e->row_valid) {
+		/* The CIE's row does not depend on the FDE: the FDE's base. */
+		base = &e->row;
+		x.initial = base;
+		x.changed = 0;
+		uw_row_copy(&c->ws.row, base, 0);
+	} else {
 		x.initial = &c->ws.cie_row;
 	}
 	if (uw_row_run(&x, c->ws.fde.insn_pos, c->ws.fde.insn_end) < 0)
 		return -1;
+	c->ws.row_base = base;
+	c->ws.row_changed = x.changed;
 	/* Every pc from the row's start to the advance that ended it (or
 	 * the FDE's end) runs the same instructions, so gets the same row,
 	 * where the search finds the same FDE.  An advance backwards
@@ -329,7 +424,18 @@ UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 		r->hi = c->ws.found.hi;
 	if (r->hi <= pc || r->lo > pc)
 		*r = (struct uw_pc_range){ pc, pc + 1 };
-	return 0;
+
+	general = uw_row_compact(c, &c->ws.row, base, x.changed,
+				 e->row_valid ? &e->crow : &c->ad->abi_crow,
+				 e->row_valid ? e->general : 0,
+				 c->ws.cie.ra_reg, c->ws.cie.signal,
+				 &c->ws.crow);
+#ifdef UW_CHECK_DELTA
+	uw_row_check_delta(c, base, x.changed, general);
+#endif
+	c->ws.crow.fde_begin = c->ws.fde.pc_begin;
+	c->ws.crow.fde_end = c->ws.fde.pc_end;
+	return general == 0;
 }
 
 /* Decode a DWARF expression block of the shape "DW_OP_breg<reg> off" (and
@@ -424,62 +530,104 @@ static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 	}
 }
 
-UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
-			       const struct uw_row *row, unsigned ra_reg,
-			       int signal, struct uw_compact_row *out)
+/* The CFA's rule of row into out.  Returns UW_ROW_GENERAL_CFA if it stays
+ * a general expression, else 0. */
+static uint32_t uw_row_compact_cfa(const struct uw_cursor *c,
+				   const struct uw_row *row,
+				   struct uw_compact_row *out)
 {
-	const struct uw_arch_desc *ad = c->ad;
-	unsigned i;
-	int general = 0;
-
 	out->cfa_kind = row->cfa_kind;
 	out->cfa_reg = row->cfa_reg;
 	out->cfa_offset = row->cfa_offset;
-	if (row->cfa_kind == UW_CFA_EXPRESSION) {
-		if (uw_row_breg(c, &row->cfa_expr, 1, &out->cfa_reg,
-				&out->cfa_offset))
-			out->cfa_kind = UW_CFA_AT_REG_OFFSET;
-		else
-			general = 1;
-	}
-	out->keep = 0;
-	out->is_cfa = 0;
-	out->compute = 0;
-	/* Registers past nregs are never applied. */
-	for (i = 0; i < ad->nregs; i++) {	/* bound: UW_NREGS */
-		const struct uw_reg_rule *rule = &row->rule[i];
+	if (row->cfa_kind != UW_CFA_EXPRESSION)
+		return 0;
+	if (!uw_row_breg(c, &row->cfa_expr, 1, &out->cfa_reg,
+			 &out->cfa_offset))
+		return UW_ROW_GENERAL_CFA;
+	out->cfa_kind = UW_CFA_AT_REG_OFFSET;
+	return 0;
+}
 
-		out->kind[i] = rule->kind;
-		out->reg[i] = rule->reg;
-		out->offset[i] = rule->offset;
-		switch (rule->kind) {
-		case UW_RULE_UNDEFINED:
-			break;
-		case UW_RULE_SAME_VALUE:
-			out->keep |= UW_REG_BIT(i);
-			break;
-		case UW_RULE_VAL_OFFSET:
-			if (rule->offset == 0)
-				out->is_cfa |= UW_REG_BIT(i);
-			else
-				out->compute |= UW_REG_BIT(i);
-			break;
-		case UW_RULE_EXPRESSION:
-			if (uw_row_breg(c, &rule->expr, 0, &out->reg[i],
-					&out->offset[i]))
-				out->kind[i] = UW_RULE_AT_REG_OFFSET;
-			else
-				general = 1;
+/* Register i's rule into out, whose masks do not have i yet.  Returns
+ * UW_REG_BIT(i) if it stays a general expression, else 0. */
+static uint32_t uw_row_compact_reg(const struct uw_cursor *c,
+				   const struct uw_reg_rule *rule, unsigned i,
+				   struct uw_compact_row *out)
+{
+	out->kind[i] = rule->kind;
+	out->reg[i] = rule->reg;
+	out->offset[i] = rule->offset;
+	switch (rule->kind) {
+	case UW_RULE_UNDEFINED:
+		return 0;
+	case UW_RULE_SAME_VALUE:
+		out->keep |= UW_REG_BIT(i);
+		return 0;
+	case UW_RULE_VAL_OFFSET:
+		if (rule->offset == 0)
+			out->is_cfa |= UW_REG_BIT(i);
+		else
 			out->compute |= UW_REG_BIT(i);
-			break;
-		case UW_RULE_VAL_EXPRESSION:
-			general = 1;
-			out->compute |= UW_REG_BIT(i);
-			break;
-		default:
-			out->compute |= UW_REG_BIT(i);
-			break;
+		return 0;
+	case UW_RULE_EXPRESSION:
+		out->compute |= UW_REG_BIT(i);
+		if (!uw_row_breg(c, &rule->expr, 0, &out->reg[i],
+				 &out->offset[i]))
+			return UW_REG_BIT(i);
+		out->kind[i] = UW_RULE_AT_REG_OFFSET;
+		return 0;
+	case UW_RULE_VAL_EXPRESSION:
+		out->compute |= UW_REG_BIT(i);
+		return UW_REG_BIT(i);
+	default:
+		out->compute |= UW_REG_BIT(i);
+		return 0;
+	}
+}
+
+/* Not inlined into uw_row_compute: its frame would join the deepest chain
+ * of the stack budget (uw_row_compute, uw_row_run, the reads). */
+UW_INTERNAL __attribute__((__noinline__)) uint32_t
+uw_row_compact(const struct uw_cursor *c, const struct uw_row *row,
+	       const struct uw_row *base, uint32_t changed,
+	       const struct uw_compact_row *from, uint32_t general,
+	       unsigned ra_reg, int signal, struct uw_compact_row *out)
+{
+	const struct uw_arch_desc *ad = c->ad;
+	/* Registers past nregs are never applied. */
+	const uint32_t regs = UW_REG_BIT(ad->nregs) - 1;
+	uint32_t todo;
+	unsigned i;
+
+	if (from) {
+		/* The unchanged registers as base has them compacted; only
+		 * the computed ones need their rule's fields. */
+		general &= ~changed & regs;
+		out->keep = from->keep & ~changed;
+		out->is_cfa = from->is_cfa & ~changed;
+		out->compute = from->compute & ~changed;
+		/* bound: one iteration per bit, < UW_NREGS */
+		for (todo = out->compute; todo != 0; todo &= todo - 1) {
+			i = (unsigned)__builtin_ctz(todo);
+			out->kind[i] = from->kind[i];
+			out->reg[i] = from->reg[i];
+			out->offset[i] = from->offset[i];
 		}
+		todo = changed & regs;
+	} else {
+		general = 0;
+		out->keep = 0;
+		out->is_cfa = 0;
+		out->compute = 0;
+		todo = regs;
+	}
+	general |= uw_row_compact_cfa(c, row, out);
+	/* bound: one iteration per bit, < UW_NREGS */
+	for (; todo != 0; todo &= todo - 1) {
+		i = (unsigned)__builtin_ctz(todo);
+		general |= uw_row_compact_reg(c, changed & UW_REG_BIT(i) ?
+					      &row->rule[i] : &base->rule[i],
+					      i, out);
 	}
 	uw_row_span(out, ad->addr_size);
 	out->ra_reg = (uint8_t)(ra_reg < UW_NREGS ? ra_reg : UW_ROW_BAD_REG);
@@ -487,5 +635,5 @@ UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
 			  ((out->keep | out->is_cfa | out->compute) &
 			   UW_REG_BIT(ra_reg));
 	out->signal = (uint8_t)signal;
-	return !general;
+	return general;
 }

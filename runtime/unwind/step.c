@@ -42,6 +42,8 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->host = host;
 	c->trace = ops ? ops->trace : NULL;
 	c->ws.sec = NULL;
+	c->ws.row_changed = UW_ROW_ALL;	/* no base: nothing parsed */
+	c->ws.row_base = NULL;
 	c->ws.cache_len = 0;
 	c->ws.window_len = 0;
 	c->ws.tables = &c->ws.tables_kept[0];
@@ -317,7 +319,7 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		case UW_RULE_EXPRESSION:
 		case UW_RULE_VAL_EXPRESSION:
 			/* General: evaluated in the parsed row's section. */
-			if (uw_expr_eval(c, &c->ws.row.rule[reg].expr, cur, 1,
+			if (uw_expr_eval(c, &uw_row_rule(c, reg)->expr, cur, 1,
 					 cfa, 1, &v) < 0)
 				goto lost;
 			if (r->kind[reg] == UW_RULE_VAL_EXPRESSION)
@@ -423,6 +425,7 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 {
 	const struct uw_compact_row *cached;
 	uint64_t link_pc;
+	int rc;
 
 	out->how = UW_HOW_CFI;
 	c->ws.tables_for_pc = 1;
@@ -442,12 +445,10 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 		c->stop.reason = UW_STOP_NONE;
 		return 0;
 	}
-	if (uw_row_compute(c, link_pc) < 0)
+	rc = uw_row_compute(c, link_pc);
+	if (rc < 0)
 		return -1;
-	c->ws.crow.fde_begin = c->ws.fde.pc_begin;
-	c->ws.crow.fde_end = c->ws.fde.pc_end;
-	if (uw_row_compact(c, &c->ws.row, c->ws.cie.ra_reg, c->ws.cie.signal,
-			   &c->ws.crow))
+	if (rc == 1)
 		uw_rowcache_store(c, lookup, &c->ws.crow);
 	return uw_step_apply(c, &c->ws.crow, out);
 }
@@ -490,7 +491,8 @@ static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
 	if (!(c->regs->defined & UW_REG_BIT(ad->fp_reg)))
 		return 0;
 	uw_step_trace(c, UW_TR_FP_FALLBACK, c->pc, c->regs->val[ad->fp_reg]);
-	(void)uw_row_compact(c, &ad->fp_row, ad->ra_reg, 0, &c->ws.crow);
+	(void)uw_row_compact(c, &ad->fp_row, &ad->fp_row, 0, NULL, 0,
+			     ad->ra_reg, 0, &c->ws.crow);
 	c->ws.crow.fde_begin = c->ws.crow.fde_end = 0;
 	return uw_step_apply_rare(c, &c->ws.crow, out);
 }

@@ -582,8 +582,9 @@ struct uw_step_frame {
  * chain 976 (uw_cfi_search_index 152, uw_cfi_parse_cie 320, uw_cfi_entry
  * 176, uw_rd_bytes 80, the read), 888 through a find_tables that scans
  * the ELF image; in the runtime's module 992, and 976 through its
- * find_tables.  The cursor itself is 11,264 bytes on x86_64 (of which
- * UW_CIE_CACHE rows for the CIE cache): do not put it on a kernel stack
+ * find_tables.  The cursor itself is 12,240 bytes on x86_64 (of which
+ * UW_CIE_CACHE rows, parsed and compacted, for the CIE cache): do not put
+ * it on a kernel stack
  * (per-CPU or per-context storage instead).  A struct uw_cache_entry is
  * 240 bytes, a struct uw_cache (with its ranges and tags) 41,032. */
 struct uw_cursor {
@@ -657,7 +658,14 @@ struct uw_cursor {
 		const struct uw_section *sec;	/* section of cie/fde */
 		struct uw_cie cie;
 		struct uw_fde fde;
-		struct uw_row row;		/* parsed for this step's pc */
+		/* The row parsed for this step's pc, as its CIE's row
+		 * (row_base) and the rules its FDE changed: the CFA's rule,
+		 * and the registers in row_changed (uw_row_rule).  So a
+		 * parse copies no whole row, and compacts only those
+		 * registers (row.c). */
+		struct uw_row row;
+		const struct uw_row *row_base;
+		uint32_t row_changed;
 		/* The link-time pcs for which the FDE search finds the
 		 * FDE it found (cfi.c), and of those, the ones row holds
 		 * for (row.c): what the row cache's ranges keep. */
@@ -672,19 +680,28 @@ struct uw_cursor {
 		uint8_t window[UW_STACK_WINDOW];
 		uint64_t window_addr;
 		uint32_t window_len;
-		struct uw_row cie_row;		/* for DW_CFA_restore*, when the
-						 * CIE cache cannot keep it */
+		struct uw_row cie_row;		/* what the FDE's DW_CFA_restore
+						 * restores to, when the CIE
+						 * cache cannot keep the CIE's
+						 * row (row_base is then the
+						 * ABI's) */
+		/* DW_CFA_remember_state's stack: the CFA's rule and those
+		 * of the changed registers. */
 		struct uw_row remembered[UW_MAX_REMEMBER];
+		uint32_t remembered_changed[UW_MAX_REMEMBER];
 		uint64_t stack[UW_MAX_EXPR_STACK];
 		uint8_t cache[64];		/* window on a target-resident section */
 		uint64_t cache_addr;
 		uint32_t cache_len;
 		/* Parsed CIEs and their initial rows, valid for the whole
 		 * unwind (keyed by section identity and offset). */
-		struct {
+		struct uw_cie_entry {
 			uint64_t sec_data, sec_addr, bias, pos;
 			struct uw_cie cie;
 			struct uw_row row;	/* after the initial insns */
+			struct uw_compact_row crow;	/* row, compacted */
+			uint32_t general;	/* registers of crow that
+						 * are general (uw_row_compact) */
 			uint32_t insns;		/* initial insns executed */
 			uint8_t valid;
 			uint8_t row_valid;	/* no advance in the CIE */
@@ -695,6 +712,15 @@ struct uw_cursor {
 						 * builds */
 	} ws;
 };
+
+/* The rule of register reg (< UW_NREGS) in the row parsed for the last
+ * step's pc: its FDE's if the FDE changed it, else its CIE's. */
+static inline const struct uw_reg_rule *uw_row_rule(const struct uw_cursor *c,
+						     unsigned reg)
+{
+	return c->ws.row_changed & UW_REG_BIT(reg) ? &c->ws.row.rule[reg] :
+	       &c->ws.row_base->rule[reg];
+}
 
 /* Index the FDEs of t's eh_frame and debug_frame into out[0..max), sorted
  * for uw_tables.index.  Once per object, where there is time (process

@@ -39,6 +39,11 @@ struct uw_arch_desc {
 	 * it, DW_CFA_restore in a CIE returns to it): the caller's sp is the
 	 * CFA, callee-saved registers keep their value, the rest is lost. */
 	struct uw_row abi_row;
+	/* abi_row compacted (row.c: uw_row_compact): the callee-saved
+	 * registers kept, the sp the CFA, nothing computed.  What a CIE's
+	 * row is compacted from (the check builds compare:
+	 * uw_row_check_delta). */
+	struct uw_compact_row abi_crow;
 	/* A frame built by "push %bp; mov %sp,%bp", as CFI: the CFA is
 	 * bp + 2 words, the caller's bp at CFA - 2 words, the return address
 	 * at CFA - 1 word (the frame-pointer fallback). */
@@ -284,15 +289,30 @@ UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c);
 UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 			     uint32_t max);
 
-/* row.c: execute CIE + FDE instructions up to link-time pc into c->ws.row. */
+/* row.c: execute CIE + FDE instructions up to link-time pc into c->ws.row
+ * (over c->ws.row_base), and compact the row into c->ws.crow.  1 = done,
+ * and crow can be cached; 0 = done, and crow keeps a general expression of
+ * the parsed row (which must stay in place); -1 = stopped. */
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc);
 
-/* row.c: compact a row for uw_step's interpreter, with the return
- * address in column ra_reg and the CIE's signal flag.  1 = cacheable,
- * 0 = it keeps a general expression of row (which must stay in place). */
-UW_INTERNAL int uw_row_compact(const struct uw_cursor *c,
-			       const struct uw_row *row, unsigned ra_reg,
-			       int signal, struct uw_compact_row *out);
+/* Every register of a row (struct uw_row, a row's changed registers). */
+#define UW_ROW_ALL (UW_REG_BIT(UW_NREGS) - 1)
+/* In uw_row_compact's result: the CFA's rule is a general expression. */
+#define UW_ROW_GENERAL_CFA UW_REG_BIT(UW_NREGS)
+
+/* row.c: compact for uw_step's interpreter the row whose CFA rule is
+ * row's and whose register i has row's rule if i is in changed, else
+ * base's; with the return address in column ra_reg and the CIE's signal
+ * flag.  from, if not NULL, is base compacted (general: that call's
+ * result), so that only the changed registers are compacted again.
+ * Returns the registers whose rules stay general expressions (and
+ * UW_ROW_GENERAL_CFA), evaluated in place; 0 = the row can be cached. */
+UW_INTERNAL uint32_t uw_row_compact(const struct uw_cursor *c,
+				    const struct uw_row *row,
+				    const struct uw_row *base, uint32_t changed,
+				    const struct uw_compact_row *from,
+				    uint32_t general, unsigned ra_reg,
+				    int signal, struct uw_compact_row *out);
 
 /* rowcache.c: keep row for lookup pc in c->ws.tables. */
 UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,

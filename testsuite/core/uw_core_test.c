@@ -201,8 +201,8 @@ static void test_basic_x86_64(void)
 	CHECK("x86_64 basic: rbx same value", uw_get_reg(&cur, 3, &v) == 0 && v == 0xb0b);
 	CHECK("x86_64 basic: rax undefined", uw_get_reg(&cur, 0, &v) < 0);
 	CHECK("x86_64 basic: first frame looked up at pc", trace_lookup == CODE_ADDR + 0x105);
-	CHECK("x86_64 basic: row kinds", cur.ws.row.rule[6].kind == UW_RULE_OFFSET &&
-	      cur.ws.row.rule[6].offset == -16 && cur.ws.row.cfa_reg == 6 && cur.ws.row.cfa_offset == 16);
+	CHECK("x86_64 basic: row kinds", uw_row_rule(&cur, 6)->kind == UW_RULE_OFFSET &&
+	      uw_row_rule(&cur, 6)->offset == -16 && cur.ws.row.cfa_reg == 6 && cur.ws.row.cfa_offset == 16);
 	CHECK("x86_64 basic: how = CFI, pc not exact", cur.how == UW_HOW_CFI && !cur.pc_is_exact);
 	/* next: no tables at TRAMP_ADDR (a call and zero bytes there) */
 	CHECK("x86_64 basic: stops", uw_step(&cur) == 0);
@@ -238,6 +238,9 @@ static void test_cfa_insns(void)
 		{ "DW_CFA_restore", { 0x83, 2, 0xc3 }, 3, 3, UW_RULE_SAME_VALUE, 0, 0 },
 		{ "DW_CFA_restore_extended", { 0x83, 2, 0x06, 3 }, 4, 3, UW_RULE_SAME_VALUE, 0, 0 },
 		{ "DW_CFA_remember/restore_state", { 0x83, 2, 0x0a, 0x07, 3, 0x0b }, 6, 3, UW_RULE_OFFSET, -16, 0 },
+		/* a rule first set after remember_state goes back to the CIE's */
+		{ "DW_CFA_restore_state to the CIE's rule", { 0x0a, 0x83, 2, 0x0b }, 4, 3, UW_RULE_SAME_VALUE, 0, 0 },
+		{ "DW_CFA_restore_state nested", { 0x0a, 0x83, 2, 0x0a, 0x83, 3, 0x0b, 0x0b }, 8, 3, UW_RULE_SAME_VALUE, 0, 0 },
 		{ "DW_CFA_expression", { 0x10, 3, 2, 0x77, 0 }, 5, 3, UW_RULE_EXPRESSION, 0, 0 },
 		{ "DW_CFA_val_expression", { 0x16, 3, 2, 0x77, 0 }, 5, 3, UW_RULE_VAL_EXPRESSION, 0, 0 },
 		{ "DW_CFA_nop/args_size/window_save", { 0x00, 0x2e, 8, 0x2d, 0x83, 1 }, 6, 3, UW_RULE_OFFSET, -8, 0 },
@@ -269,7 +272,7 @@ static void test_cfa_insns(void)
 			mod64(t[i].ins, t[i].n);
 		}
 		step64(CODE_ADDR + 0x120, NULL);
-		const struct uw_reg_rule *rr = &cur.ws.row.rule[t[i].reg];
+		const struct uw_reg_rule *rr = uw_row_rule(&cur, (unsigned)t[i].reg);
 		snprintf(name, sizeof(name), "cfa insn %s", t[i].name);
 		CHECK(name, trace_fde_seen && rr->kind == t[i].kind &&
 		      (t[i].kind != UW_RULE_OFFSET && t[i].kind != UW_RULE_VAL_OFFSET ? 1 : rr->offset == t[i].off) &&
@@ -296,7 +299,7 @@ static void test_cfa_insns(void)
 			fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, fde_ins, sizeof(fde_ins));
 			use_eh();
 			step64(CODE_ADDR + 0x120, NULL);
-			const struct uw_reg_rule *rr = &cur.ws.row.rule[3];
+			const struct uw_reg_rule *rr = uw_row_rule(&cur, 3);
 			snprintf(name, sizeof(name), "cfa insn DW_CFA_restore to the CIE's rule, %s", cc[i].n);
 			CHECK(name, trace_fde_seen && rr->kind == UW_RULE_OFFSET && rr->offset == -24);
 		}

@@ -44,7 +44,7 @@ build_target() {	# build_target NAME [EXTRA-SOURCE...]
 	t=$1
 	shift
 	"$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-std=gnu11 -Wall -Wextra -Werror \
+		-std=gnu11 -Wall -Wextra -Werror -DUW_CHECK_DELTA \
 		"$top/testsuite/fuzz/fuzz_$t.c" \
 		"$core/stop.c" "$core/mem.c" "$core/cfi.c" "$core/row.c" "$core/expr.c" \
 		"$core/arch.c" "$core/rowcache.c" "$core/step.c" "$core/nocfi.c" \
