@@ -47,7 +47,11 @@
 
 #include "types.h"
 
-#ifdef UW_SINGLE_TU
+/* UW_SINGLE_TU (unwind_all.c): one translation unit, every function
+ * internal; with UW_SINGLE_TU_API as well, the API keeps external linkage
+ * (a user-space program built the way the runtime builds the core: the
+ * benchmark). */
+#if defined(UW_SINGLE_TU) && !defined(UW_SINGLE_TU_API)
 #define UW_API static __attribute__((unused))
 #else
 #define UW_API
