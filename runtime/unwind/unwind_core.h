@@ -582,15 +582,16 @@ struct uw_step_frame {
  * read_mem, and 512 bytes for any frame; checked at build time by
  * kbuild/check.sh, and in the runtime's module by runtime/stack-budget.sh
  * (runtime/README.md).  Measured (gcc 16 -O2 with the kernel's flags,
- * x86_64, gcc's call graph): uw_step's own frame 240 bytes; its deepest
- * chain 976 (uw_cfi_search_index 152, uw_cfi_parse_cie 320, uw_cfi_entry
- * 176, uw_rd_bytes 80, the read), 888 through a find_tables that scans
- * the ELF image; in the runtime's module 992, and 976 through its
- * find_tables.  The cursor itself is 12,240 bytes on x86_64 (of which
- * UW_CIE_CACHE rows, parsed and compacted, for the CIE cache): do not put
- * it on a kernel stack
- * (per-CPU or per-context storage instead).  A struct uw_cache_entry is
- * 240 bytes, a struct uw_cache (with its ranges and tags) 41,032. */
+ * x86_64, gcc's call graph, session 19): uw_step's own frame 248 bytes;
+ * its deepest chain 984 in kbuild/check.sh and 1,008 in the runtime's
+ * module (uw_cfi_search_index 152, uw_cfi_parse_cie 320, uw_cfi_entry
+ * 176, uw_rd_bytes 72, the host's read); through a parse's CFA
+ * instructions (uw_row_compute 288, uw_row_run 152, the reads) 976.  The
+ * cursor itself is 12,240 bytes on x86_64 (of which UW_CIE_CACHE rows,
+ * parsed and compacted, for the CIE cache): do not put it on a kernel
+ * stack (per-CPU or per-context storage instead).  A struct
+ * uw_cache_entry is 240 bytes, a struct uw_cache (with its ranges and
+ * tags) 41,032. */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
