@@ -637,9 +637,15 @@ struct uw_cursor {
 	/* ops->trace, or NULL: tested at every traced event, so one load */
 	void (*trace)(void *host, enum uw_trace_event ev, uint64_t a, uint64_t b);
 	struct {
+		/* What a step that finds its row in the row cache uses
+		 * comes first, in about 2 KiB: under TCG each page a probe
+		 * touches after a context switch costs a TLB refill.  The
+		 * parse's state follows. */
 		struct uw_regs regs[2];		/* this frame's and its
 						 * caller's, as a step builds
 						 * them */
+		struct uw_step_frame frame;	/* the caller frame uw_step
+						 * builds */
 		/* This step's tables, and the reusable ones before them
 		 * (other_reusable and other_tag as they were): looked at
 		 * before find_tables.  Each is one of tables_kept, so
@@ -661,6 +667,24 @@ struct uw_cursor {
 						 * (uw_rowcache_names_cfi) */
 		uint64_t other_tag;
 		const struct uw_section *sec;	/* section of cie/fde */
+		uint8_t cache[64];		/* window on a target-resident section */
+		uint64_t cache_addr;
+		uint32_t cache_len;
+		/* A window on the stack: [window_addr, window_addr +
+		 * window_len), read at once for one frame's save slots, and
+		 * serving those of the frames above it (mem.c:
+		 * uw_stack_slots; at most stack_window bytes).  Valid for
+		 * the whole unwind. */
+		uint8_t window[UW_STACK_WINDOW];
+		uint64_t window_addr;
+		uint32_t window_len;
+		struct uw_compact_row crow;	/* row, compacted: applied */
+		/* The link-time pcs for which the FDE search finds the
+		 * FDE it found (cfi.c), and of those, the ones row holds
+		 * for (row.c): what the row cache's ranges keep. */
+		struct uw_pc_range found;
+		struct uw_pc_range row_pcs;
+		/* The parse's state (cfi.c, row.c, expr.c). */
 		struct uw_cie cie;
 		struct uw_fde fde;
 		/* The row parsed for this step's pc, as its CIE's row
@@ -671,20 +695,6 @@ struct uw_cursor {
 		struct uw_row row;
 		const struct uw_row *row_base;
 		uint32_t row_changed;
-		/* The link-time pcs for which the FDE search finds the
-		 * FDE it found (cfi.c), and of those, the ones row holds
-		 * for (row.c): what the row cache's ranges keep. */
-		struct uw_pc_range found;
-		struct uw_pc_range row_pcs;
-		struct uw_compact_row crow;	/* row, compacted: applied */
-		/* A window on the stack: [window_addr, window_addr +
-		 * window_len), read at once for one frame's save slots, and
-		 * serving those of the frames above it (mem.c:
-		 * uw_stack_slots; at most stack_window bytes).  Valid for
-		 * the whole unwind. */
-		uint8_t window[UW_STACK_WINDOW];
-		uint64_t window_addr;
-		uint32_t window_len;
 		struct uw_row cie_row;		/* what the FDE's DW_CFA_restore
 						 * restores to, when the CIE
 						 * cache cannot keep the CIE's
@@ -695,9 +705,6 @@ struct uw_cursor {
 		struct uw_row remembered[UW_MAX_REMEMBER];
 		uint32_t remembered_changed[UW_MAX_REMEMBER];
 		uint64_t stack[UW_MAX_EXPR_STACK];
-		uint8_t cache[64];		/* window on a target-resident section */
-		uint64_t cache_addr;
-		uint32_t cache_len;
 		/* Parsed CIEs and their initial rows, valid for the whole
 		 * unwind (keyed by section identity and offset). */
 		struct uw_cie_entry {
@@ -713,8 +720,6 @@ struct uw_cursor {
 		} cies[UW_CIE_CACHE];
 		uint32_t cie_next;		/* round-robin victim */
 		uint8_t cie_slot;		/* cies[] entry of ws.cie */
-		struct uw_step_frame frame;	/* the caller frame uw_step
-						 * builds */
 	} ws;
 };
 
