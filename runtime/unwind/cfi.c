@@ -98,8 +98,89 @@ static int uw_cfi_skip_encoded(struct uw_reader *r, uint8_t enc)
 	return uw_rd_skip(r, (uint64_t)size);
 }
 
-/* Parse the CIE at pos into c->ws.cie (cached: scans meet the same CIE for
- * many FDEs). */
+/* Where the parsed CIEs of c->ws.tables are kept, and found again: in the
+ * row cache, under the tables' tag, when it keeps their rows (then for
+ * later unwinds too); else in the cursor, for this unwind. */
+struct uw_cfi_cie_store {
+	struct uw_cie_key *keys;
+	struct uw_cie_entry *entries;
+	uint32_t n;
+	uint32_t *next;			/* round-robin victim */
+};
+
+static struct uw_cfi_cie_store uw_cfi_cie_store(struct uw_cursor *c)
+{
+	if (c->ws.tables_tag)
+		return (struct uw_cfi_cie_store){ c->cache->cie_keys,
+			c->cache->cies, UW_CACHE_CIES, &c->cache->cie_next };
+	return (struct uw_cfi_cie_store){ c->ws.cie_keys, c->ws.cies,
+		UW_CIE_CACHE, &c->ws.cie_next };
+}
+
+static struct uw_cie_key uw_cfi_cie_key(const struct uw_cursor *c,
+					const struct uw_section *sec,
+					uint64_t pos)
+{
+	return (struct uw_cie_key){
+		.tag = c->ws.tables_tag,
+		.sec_data = (uint64_t)(uintptr_t)sec->data,
+		.sec_addr = sec->addr,
+		.bias = c->ws.tables->bias,
+		.pos = pos,
+		.is_debug_frame = (uint8_t)uw_cfi_is_debug_frame(c, sec),
+		.valid = 1,
+	};
+}
+
+/* The CIE at pos of sec, if kept: then c->ws.cie is it, and
+ * c->ws.cie_entry its entry.  1 = kept, 0 = not.  This and
+ * uw_cfi_cie_keep are not inlined: their locals stay off the stack
+ * budget's deepest chain, the parse's reads (unwind_core.h). */
+static __attribute__((__noinline__)) int
+uw_cfi_cie_find(struct uw_cursor *c, const struct uw_section *sec,
+		uint64_t pos)
+{
+	const struct uw_cfi_cie_store store = uw_cfi_cie_store(c);
+	const struct uw_cie_key key = uw_cfi_cie_key(c, sec, pos);
+	uint32_t i;
+
+	/* bound: store.n (UW_CACHE_CIES or UW_CIE_CACHE) */
+	for (i = 0; i < store.n; i++) {
+		const struct uw_cie_key *k = &store.keys[i];
+
+		/* The offset first: it tells nearly every other CIE apart. */
+		if (k->pos == key.pos && k->valid &&
+		    ((k->tag ^ key.tag) | (k->sec_data ^ key.sec_data) |
+		     (k->sec_addr ^ key.sec_addr) | (k->bias ^ key.bias)) == 0 &&
+		    k->is_debug_frame == key.is_debug_frame) {
+			c->ws.cie = store.entries[i].cie;
+			c->ws.cie_entry = &store.entries[i];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Keep c->ws.cie, just parsed from pos of sec (round robin); row.c adds
+ * its row on first use. */
+static __attribute__((__noinline__)) void
+uw_cfi_cie_keep(struct uw_cursor *c, const struct uw_section *sec,
+		uint64_t pos)
+{
+	const struct uw_cfi_cie_store store = uw_cfi_cie_store(c);
+	uint32_t i = (*store.next)++ % store.n;
+
+	store.keys[i] = uw_cfi_cie_key(c, sec, pos);
+	store.entries[i].cie = c->ws.cie;
+	store.entries[i].row_valid = 0;
+	c->ws.cie_entry = &store.entries[i];
+	if (c->ws.tables_tag)
+		c->cache->cie_misses++;
+}
+
+/* Parse the CIE at pos into c->ws.cie, and make c->ws.cie_entry its entry
+ * among those kept (scans meet the same CIE for many FDEs, and walks the
+ * same few CIEs of each module). */
 static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 			    uint64_t pos)
 {
@@ -114,20 +195,9 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 	if (c->ws.sec == sec && cie->pos == pos && cie->insn_end != 0)
 		return 0;
 	c->ws.sec = NULL;		/* invalid until fully parsed */
-	/* bound: UW_CIE_CACHE slots */
-	for (i = 0; i < UW_CIE_CACHE; i++) {
-		if (c->ws.cies[i].valid &&
-		    c->ws.cies[i].pos == pos &&
-		    c->ws.cies[i].sec_data == (uint64_t)(uintptr_t)sec->data &&
-		    c->ws.cies[i].sec_addr == sec->addr &&
-		    c->ws.cies[i].bias == c->ws.tables->bias &&
-		    c->ws.cies[i].cie.is_debug_frame ==
-		    (uint8_t)uw_cfi_is_debug_frame(c, sec)) {
-			*cie = c->ws.cies[i].cie;
-			c->ws.cie_slot = (uint8_t)i;
-			c->ws.sec = sec;
-			return 0;
-		}
+	if (uw_cfi_cie_find(c, sec, pos)) {
+		c->ws.sec = sec;
+		return 0;
 	}
 	if (uw_cfi_entry(c, sec, pos, &e) < 0)
 		return -1;
@@ -232,16 +302,7 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 	cie->insn_end = e.end;
 	c->ws.sec = sec;
 
-	/* Remember it for the rest of the unwind (round robin). */
-	i = (int)(c->ws.cie_next++ % UW_CIE_CACHE);
-	c->ws.cies[i].valid = 1;
-	c->ws.cies[i].row_valid = 0;	/* row.c fills it on first use */
-	c->ws.cies[i].pos = pos;
-	c->ws.cies[i].sec_data = (uint64_t)(uintptr_t)sec->data;
-	c->ws.cies[i].sec_addr = sec->addr;
-	c->ws.cies[i].bias = c->ws.tables->bias;
-	c->ws.cies[i].cie = *cie;
-	c->ws.cie_slot = (uint8_t)i;
+	uw_cfi_cie_keep(c, sec, pos);
 	return 0;
 }
 

@@ -9,7 +9,7 @@
  * registers in its changed mask.  Every other register keeps the rule of
  * the row it started from (its base: the ABI's row for a CIE, the CIE's
  * row for an FDE), so a parse copies no whole row, and its compaction
- * starts from its CIE's (the CIE cache keeps both) and compacts only the
+ * starts from its CIE's (the CIE's entry keeps both) and compacts only the
  * registers the FDE changed: about 3 of 17 on x86_64.
  *
  * Bounds: at most UW_MAX_CFA_INSNS instructions in total (instructions
@@ -353,9 +353,9 @@ static void uw_row_check_delta(const struct uw_cursor *c,
 
 /* After the CIE's instructions (x's run over the ABI's row): without an
  * advance (which would depend on the FDE's pc_begin) or an open
- * remember_state, their row is the same for every FDE of the CIE in this
- * unwind, so the CIE cache keeps it (e), whole and compacted, as the FDE's
- * base.  Else the FDE's run goes on over the ABI's row (its remembered
+ * remember_state, their row is the same for every FDE of the CIE, so the
+ * CIE's entry (e, in the cursor or the row cache: cfi.c) keeps it, whole
+ * and compacted, as the FDE's base.  Else the FDE's run goes on over the ABI's row (its remembered
  * states are relative to it), and the CIE's row is only what
  * DW_CFA_restore restores to (ws.cie_row).  Not inlined: its frame stays
  * out of the stack budget's deepest chain (uw_row_compute, uw_row_run,
@@ -381,12 +381,12 @@ uw_row_cie_done(struct uw_row_exec *x, struct uw_cie_entry *e)
 }
 
 /* The row for link-time pc in c->ws.cie and c->ws.fde: the CIE's
- * instructions from the ABI's row (or the CIE cache's row they made), then
+ * instructions from the ABI's row (or the row they made, kept), then
  * the FDE's, compacted into c->ws.crow. */
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 {
 	struct uw_row_exec x = { 0 };
-	struct uw_cie_entry *e = &c->ws.cies[c->ws.cie_slot];
+	struct uw_cie_entry *e = c->ws.cie_entry;
 	struct uw_pc_range *r = &c->ws.row_pcs;
 	const struct uw_row *base = &c->ad->abi_row;
 	uint32_t general;

@@ -4,11 +4,12 @@
  * A hit saves the whole of finding and parsing (cfi.c, row.c); what is
  * stored is exactly what uw_step applies to a parsed row (struct
  * uw_compact_row), so a cached step and an uncached one are the same
- * step.
+ * step.  It keeps too the CIEs of those tables, parsed and run (cfi.c):
+ * a step that misses still parses its FDE, but not their few CIEs again.
  */
 #include "uw_internal.h"
 
-UW_API void uw_cache_clear(struct uw_cache *cache)
+UW_API void uw_cache_forget_rows(struct uw_cache *cache)
 {
 	uint32_t i;
 
@@ -16,18 +17,30 @@ UW_API void uw_cache_clear(struct uw_cache *cache)
 		return;
 	for (i = 0; i <= cache->mask; i++)	/* bound: number of entries */
 		cache->entries[i].key.tag = 0;
-	for (i = 0; i < UW_CACHE_TABLES; i++) {	/* bound: UW_CACHE_TABLES */
-		cache->tables[i].tag = 0;
-		cache->tables[i].used = 0;
-	}
 	for (i = 0; i < UW_CACHE_RANGES; i++) {	/* bound: UW_CACHE_RANGES */
 		cache->ranges[i].key.tag = 0;
 		cache->range_pcs[i] = (struct uw_pc_range){ 0, 0 };
 	}
-	cache->clock = 0;
 	cache->range_next = 0;
 	cache->range_last = 0;
 	cache->range_count = 0;
+}
+
+UW_API void uw_cache_clear(struct uw_cache *cache)
+{
+	uint32_t i;
+
+	if (!cache->entries)
+		return;
+	uw_cache_forget_rows(cache);
+	for (i = 0; i < UW_CACHE_TABLES; i++) {	/* bound: UW_CACHE_TABLES */
+		cache->tables[i].tag = 0;
+		cache->tables[i].used = 0;
+	}
+	for (i = 0; i < UW_CACHE_CIES; i++)	/* bound: UW_CACHE_CIES */
+		cache->cie_keys[i].valid = 0;
+	cache->cie_next = 0;
+	cache->clock = 0;
 }
 
 UW_API void uw_cache_init(struct uw_cache *cache,
@@ -38,6 +51,7 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 	cache->hits = 0;
 	cache->misses = 0;
 	cache->range_hits = 0;
+	cache->cie_misses = 0;
 	cache->tag_next = 0;
 	if (!entries || n == 0) {
 		cache->entries = NULL;

@@ -26,9 +26,9 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->cache = NULL;
 	c->stack_window = UW_DEFAULT_STACK_WINDOW;
 	for (i = 0; i < UW_CIE_CACHE; i++)	/* bound: UW_CIE_CACHE */
-		c->ws.cies[i].valid = 0;
+		c->ws.cie_keys[i].valid = 0;
 	c->ws.cie_next = 0;
-	c->ws.cie_slot = 0;
+	c->ws.cie_entry = NULL;
 	c->cfa = 0;
 	c->frame_cfa = 0;
 	c->depth = 0;

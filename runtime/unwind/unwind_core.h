@@ -410,6 +410,29 @@ struct uw_fde {
 	uint64_t insn_pos, insn_end;
 };
 
+/* What names a parsed CIE: its section, its place in it, and, in the row
+ * cache, the tag of its tables (else 0). */
+struct uw_cie_key {
+	uint64_t tag;
+	uint64_t sec_data, sec_addr, bias;
+	uint64_t pos;			/* offset of the CIE in its section */
+	uint8_t is_debug_frame;
+	uint8_t valid;
+};
+
+/* A parsed CIE and the row its initial instructions make, kept by the
+ * cursor for one unwind, or by the row cache across unwinds (row.c). */
+struct uw_cie_entry {
+	struct uw_cie cie;
+	struct uw_row row;		/* after the initial insns */
+	struct uw_compact_row crow;	/* row, compacted */
+	uint32_t general;		/* registers of crow that are general
+					 * (uw_row_compact) */
+	uint32_t insns;			/* initial insns executed */
+	uint8_t row_valid;		/* no advance in the CIE: row is
+					 * the same for every FDE */
+};
+
 /* ------------------------------------------------------------------ */
 /* Cursor                                                              */
 
@@ -514,6 +537,18 @@ struct uw_cache_tables {
 #define UW_CACHE_RANGES 128
 #endif
 
+/* Parsed CIEs and their rows, kept under their tables' tag (struct
+ * uw_cie_key) for the parses of later unwinds: a sampler's parses are
+ * mostly of pcs never seen before, in modules seen often, whose few CIEs
+ * (2 or 3 in each of libc, ld.so, python3, sort, gzip) it would otherwise
+ * parse, run and compact again in each unwind.  Replaced in turn.  An
+ * entry is 872 bytes and its key 48.  16 are enough for a sampler over 5
+ * processes and their libraries (bench/profile-parts.stp, session 20: a
+ * CIE parsed in about 1 walk of 100, against 6 to 90 rows parsed). */
+#ifndef UW_CACHE_CIES
+#define UW_CACHE_CIES 16
+#endif
+
 /* A direct-mapped cache of rows, hashed by lookup pc.  The host owns the
  * storage (no allocation in the core) and keeps it across unwinds, e.g.
  * one per CPU (used with preemption disabled) or one per thread: it is not
@@ -550,6 +585,13 @@ struct uw_cache {
 					 * the last clear: what a search reads */
 	uint32_t range_next;		/* round-robin victim */
 	uint32_t range_last;		/* the last one kept or hit */
+	uint64_t cie_misses;		/* statistics: CIEs parsed for tables
+					 * whose rows are cached */
+	struct uw_cie_key cie_keys[UW_CACHE_CIES];	/* keys first: a
+							 * search reads them
+							 * alone */
+	struct uw_cie_entry cies[UW_CACHE_CIES];
+	uint32_t cie_next;		/* round-robin victim */
 };
 
 /* Use n entries of storage (n is rounded down to a power of two; n = 0
@@ -558,6 +600,11 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 			  struct uw_cache_entry *entries, uint32_t n);
 /* Forget every entry (see Invalidation above). */
 UW_API void uw_cache_clear(struct uw_cache *cache);
+/* Forget the rows only, keeping the tables' tags and their parsed CIEs:
+ * every step then parses its row, as a sampler's step at a pc never seen
+ * in tables seen before (bench/uw-bench --new-rows).  Not for
+ * invalidation. */
+UW_API void uw_cache_forget_rows(struct uw_cache *cache);
 
 /* Parsed CIEs remembered within one unwind (cursor-private). */
 #define UW_CIE_CACHE 4
@@ -587,11 +634,11 @@ struct uw_step_frame {
  * module (uw_cfi_search_index 152, uw_cfi_parse_cie 320, uw_cfi_entry
  * 176, uw_rd_bytes 72, the host's read); through a parse's CFA
  * instructions (uw_row_compute 288, uw_row_run 152, the reads) 976.  The
- * cursor itself is 12,240 bytes on x86_64 (of which UW_CIE_CACHE rows,
- * parsed and compacted, for the CIE cache): do not put it on a kernel
+ * cursor itself is 12,312 bytes on x86_64 (of which UW_CIE_CACHE CIEs
+ * with their rows, parsed and compacted): do not put it on a kernel
  * stack (per-CPU or per-context storage instead).  A struct
- * uw_cache_entry is 240 bytes, a struct uw_cache (with its ranges and
- * tags) 41,032. */
+ * uw_cache_entry is 240 bytes, a struct uw_cache (with its ranges, tags
+ * and CIEs) 55,768. */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
@@ -705,21 +752,14 @@ struct uw_cursor {
 		struct uw_row remembered[UW_MAX_REMEMBER];
 		uint32_t remembered_changed[UW_MAX_REMEMBER];
 		uint64_t stack[UW_MAX_EXPR_STACK];
-		/* Parsed CIEs and their initial rows, valid for the whole
-		 * unwind (keyed by section identity and offset). */
-		struct uw_cie_entry {
-			uint64_t sec_data, sec_addr, bias, pos;
-			struct uw_cie cie;
-			struct uw_row row;	/* after the initial insns */
-			struct uw_compact_row crow;	/* row, compacted */
-			uint32_t general;	/* registers of crow that
-						 * are general (uw_row_compact) */
-			uint32_t insns;		/* initial insns executed */
-			uint8_t valid;
-			uint8_t row_valid;	/* no advance in the CIE */
-		} cies[UW_CIE_CACHE];
+		/* Parsed CIEs and their initial rows, for the whole unwind,
+		 * of tables whose rows the row cache does not keep (else
+		 * the cache keeps them, uw_cache.cies). */
+		struct uw_cie_key cie_keys[UW_CIE_CACHE];
+		struct uw_cie_entry cies[UW_CIE_CACHE];
 		uint32_t cie_next;		/* round-robin victim */
-		uint8_t cie_slot;		/* cies[] entry of ws.cie */
+		struct uw_cie_entry *cie_entry;	/* the entry of ws.cie, in
+						 * cies[] or the cache's */
 	} ws;
 };
 

@@ -1253,6 +1253,61 @@ static void test_row_ranges(void)
 	      cfa == sp + 16 && range_cache.misses == misses + 2);
 }
 
+/* Parsed CIEs kept in the row cache, under their tables' tag: a row
+ * parsed in a later unwind does not parse its CIE again, unless the
+ * cache forgot it (uw_cache_clear) or the tables are others (another
+ * ident: another tag), even at the same place with the same bytes'
+ * address.  FDE [0x100, 0x200): cfa = rsp + 8 (the CIE's), from 0x110
+ * rsp + 16. */
+static void test_cies_kept(void)
+{
+	static const uint8_t adv16[] = { 0x40 | 0x10, 0x0e, 16 };
+	const uint64_t sp = STACK_ADDR + 0x100, f = CODE_ADDR;
+	uint64_t misses, cies, cfa;
+	size_t c, cie_offset;
+
+	reset();
+	c = cie(&eh, 1, "zR", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+	cie_offset = eh.n - sizeof(cie64_ins) + 2;	/* def_cfa's offset */
+	fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, adv16, sizeof(adv16));
+	use_eh();
+	mod.ident = 1;
+	st_put(sp + 16, 0x123456, 8);
+	uw_cache_init(&range_cache, range_entries, 64);
+
+	cfa = range_step(f + 0x105);
+	CHECK("CIEs kept: the first row parsed parses its CIE",
+	      cfa == sp + 8 && range_cache.misses == 1 &&
+	      range_cache.cie_misses == 1);
+	cfa = range_step(f + 0x120);
+	CHECK("CIEs kept: a later unwind's row does not",
+	      cfa == sp + 16 && range_cache.misses == 2 &&
+	      range_cache.cie_misses == 1);
+	uw_cache_forget_rows(&range_cache);
+	cfa = range_step(f + 0x105);
+	CHECK("CIEs kept: uw_cache_forget_rows forgets rows, not CIEs",
+	      cfa == sp + 8 && range_cache.misses == 3 &&
+	      range_cache.cie_misses == 1);
+
+	/* Other tables at the same place (another process's mapping of
+	 * other bytes): their CIE says cfa = rsp + 24. */
+	eh.b[cie_offset] = 24;
+	mod.ident = 2;
+	misses = range_cache.misses;
+	cies = range_cache.cie_misses;
+	cfa = range_step(f + 0x105);
+	CHECK("CIEs kept: other tables at the same place parse their own",
+	      cfa == sp + 24 && range_cache.misses == misses + 1 &&
+	      range_cache.cie_misses == cies + 1);
+	/* The same tables' bytes changed, and the host cleared the cache,
+	 * as it must. */
+	eh.b[cie_offset] = 8;
+	uw_cache_clear(&range_cache);
+	cfa = range_step(f + 0x105);
+	CHECK("CIEs kept: forgotten by uw_cache_clear",
+	      cfa == sp + 8 && range_cache.cie_misses == cies + 2);
+}
+
 static void test_signal_frames(void)
 {
 	struct uw_regs r;
@@ -1660,6 +1715,7 @@ int main(void)
 	test_stack_window();
 	test_tables_kept();
 	test_row_ranges();
+	test_cies_kept();
 	test_signal_frames();
 	test_fp_fallback();
 	test_pt_regs();

@@ -140,16 +140,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	regs.defined = fuzz_le32(data + 34);
 
-	/* Three unwinds of the same input: without the row cache, with a cold
-	 * one and with the same one warm.  The cache must never change a
-	 * frame or a stop, but for where the work budget runs out
-	 * (fuzz_logs_agree), and every step of every run must stay within
-	 * the documented bounds. */
+	/* Four unwinds of the same input: without the row cache, with a
+	 * cold one, with the same one warm, and with its rows forgotten but
+	 * the CIEs it parsed kept (every row parsed again over them).  The
+	 * cache must never change a frame or a stop, but for where the work
+	 * budget runs out (fuzz_logs_agree), and every step of every run
+	 * must stay within the documented bounds. */
+	static const char *const run_name[] = {
+		"without the cache", "cold cache", "warm cache",
+		"new rows, CIEs kept"
+	};
 	static struct uw_cache_entry entries[16];
 	static struct uw_cache cache;
-	struct fuzz_frame_log logs[3];
+	struct fuzz_frame_log logs[4];
 	uw_cache_init(&cache, entries, 16);
-	for (int run = 0; run < 3; run++) {	/* bound: 3 runs */
+	for (int run = 0; run < 4; run++) {	/* bound: 4 runs */
+		if (run == 3)
+			uw_cache_forget_rows(&cache);
 		if (!fuzz_unwind(&cur, arch32 ? UW_ARCH_I386 : UW_ARCH_X86_64,
 				 &fz_ops, &h, &h.reads, &regs, data[1] & 0x3f,
 				 (flags & 0x10) ? UW_POLICY_FP_FALLBACK : 0,
@@ -158,9 +165,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!(flags & 0x80))	/* the cache runs on half of the inputs */
 			break;
 		if (run && !fuzz_logs_agree(&logs[run], &logs[0])) {
-			fuzz_log_print("without the cache", &logs[0]);
-			fuzz_log_print(run == 1 ? "cold cache" : "warm cache",
-				       &logs[run]);
+			fuzz_log_print(run_name[0], &logs[0]);
+			fuzz_log_print(run_name[run], &logs[run]);
 			abort();
 		}
 	}

@@ -185,9 +185,10 @@ struct stp_uw_host {
  * sample); with 64 entries a sample cost 0.42 of stock's, with 512 0.26-0.30
  * (direct-mapped, so conflicts fall with size).  512 entries are 120 KiB
  * per CPU (one context per possible CPU), and struct uw_cache holds 128
- * more, kept by the pcs their rows hold for, and the tables' tags (40 KiB,
- * UW_CACHE_RANGES and UW_CACHE_TABLES in the core); -DSTP_UW_ROW_CACHE=N
- * (a power of two) trades memory for misses. */
+ * more, kept by the pcs their rows hold for, the tables' tags and the
+ * CIEs parsed (54 KiB: UW_CACHE_RANGES, UW_CACHE_TABLES and UW_CACHE_CIES
+ * in the core); -DSTP_UW_ROW_CACHE=N (a power of two) trades memory for
+ * misses. */
 #ifndef STP_UW_ROW_CACHE
 #define STP_UW_ROW_CACHE 512
 #endif
@@ -204,7 +205,7 @@ struct stp_uw_host {
 struct stp_unwind_context {
 	struct unwind_frame_info info;
 	struct stp_uw_host host;
-	struct uw_cursor cursor;	/* ~10 KiB: lives in struct context */
+	struct uw_cursor cursor;	/* ~12 KiB: lives in struct context */
 	/* find_tables' ELF scans (the vdso, tracked objects, stock's map):
 	 * their result and working memory (~1.1 KiB), here rather than on
 	 * the kernel stack, where the unwinder's deepest chain has 1 KiB
