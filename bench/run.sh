@@ -6,7 +6,9 @@
 #      plus every 20th single-step stop through top();
 #   2. time each unwinder on every snapshot (median and p99 ns per frame),
 #      ours again without its row cache (the cold path: every step parses
-#      its row), and against a frame-pointer walk of a program built with
+#      its row) and with new rows (its rows forgotten before each unwind,
+#      its tables and parsed CIEs kept: a sampler's first step at a new pc),
+#      and against a frame-pointer walk of a program built with
 #      frame pointers (the floor);
 #   3. count instructions per frame under callgrind;
 #   4. the cost of whole backtraces over hostile tables, which the work
@@ -94,6 +96,12 @@ echo "== time (clock_gettime around each unwind, caches warm, $reps repetitions)
 echo "== time, ours without its row cache (every step parses its row), $reps repetitions"
 "$bench" --no-row-cache --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
 
+# A sampler's step at a pc never seen, in modules seen before: ours with
+# its row cache's rows forgotten before each unwind, the tables' tags and
+# parsed CIEs kept (every step parses its row, but not the CIEs again).
+echo "== time, ours with new rows (its rows forgotten before each unwind, CIEs kept), $reps repetitions"
+"$bench" --new-rows --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
+
 # The floor of any unwinder: a frame-pointer walk (one load of the saved
 # frame pointer and one of the return address per frame), timed per frame
 # beside the others on a program built with frame pointers.  It stops at
@@ -149,4 +157,13 @@ for arch in 64 32; do
 		sed -n 's/^ *\([0-9,]*\) .*:measure_ours .*/\1/p' | tr -d , |
 		awk -v arch="$arch" -v frames="$frames" '
 			frames > 0 { printf "instructions: ours without its row cache x86_%s %6.0f per frame (%d frames)\n", arch, $1 / frames, frames }'
+	# And with new rows (forget_rows, between unwinds, is not collected).
+	frames=$(valgrind --tool=callgrind --callgrind-out-file="$cg.new" --collect-atstart=no \
+		--toggle-collect=measure_ours --toggle-collect=forget_rows \
+		"$bench" --callgrind --new-rows $snaps 2>/dev/null |
+		sed -n "s/^callgrind x86_$arch: ours \([0-9]*\) frames/\1/p")
+	callgrind_annotate --inclusive=yes "$cg.new" 2>/dev/null |
+		sed -n 's/^ *\([0-9,]*\) .*:measure_ours .*/\1/p' | tr -d , |
+		awk -v arch="$arch" -v frames="$frames" '
+			frames > 0 { printf "instructions: ours with new rows x86_%s %6.0f per frame (%d frames)\n", arch, $1 / frames, frames }'
 done

@@ -10,7 +10,7 @@
    snapshot regions, then the mapped files) and keeps its own caches warm:
    one Dwfl and one unw_addr_space per memory map, our ELF table cache.
 
-   usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...
+   usage: uw-bench [--reps N] [--callgrind] [--no-row-cache | --new-rows] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...
      --fp          one more peer, the frame-pointer walk (the floor of any
                    unwinder), for snapshots of programs built with frame
                    pointers
@@ -18,6 +18,11 @@
      --no-row-cache  ours without its row cache (struct uw_cache, kept
                    across unwinds like libunwind's UNW_CACHE_GLOBAL and
                    libdw's per-Dwfl CFI caches): every step parses CFI
+     --new-rows    ours with its row cache's rows forgotten before each
+                   unwind (uw_cache_forget_rows, outside what is timed or
+                   counted), its tables' tags and parsed CIEs kept: every
+                   step parses its row, as a sampler's step at a pc never
+                   seen, in modules seen before
      --sysroot=DIR the snapshot files after it name paths found under DIR
                    (snapshots recorded in the stapvm guest: DIR = its tree)
      --callgrind   one warm-up pass, then one pass per peer in
@@ -442,6 +447,15 @@ static const struct peer peers[] = {
 };
 #define NPEERS (int)(sizeof peers / sizeof peers[0])
 static bool fp_floor;			/* --fp */
+static bool new_rows;			/* --new-rows */
+
+/* Before each of ours' unwinds with --new-rows: not timed, and not
+   counted under callgrind (run.sh toggles collection off inside it). */
+__attribute__((noinline)) void forget_rows(const struct peer *p)
+{
+	if (new_rows && p->unwind == unwind_ours)
+		uw_ours_forget_rows();
+}
 
 static bool peer_takes(const struct peer *p, const struct sample *s)
 {
@@ -469,8 +483,10 @@ static long pass(const struct peer *p, int arch)
 	struct uw_frame fr[UW_MAX_FRAMES];
 	long frames = 0;
 	for (int i = 0; i < nsamples; i++)
-		if (peer_takes(p, &samples[i]) && (!arch || samples[i].snap.arch == arch))
+		if (peer_takes(p, &samples[i]) && (!arch || samples[i].snap.arch == arch)) {
+			forget_rows(p);
 			frames += p->unwind(&samples[i], fr, UW_MAX_FRAMES);
+		}
 	return frames;
 }
 
@@ -531,6 +547,7 @@ static void time_peers(int reps)
 					continue;
 				peers[k].unwind(s, fr, UW_MAX_FRAMES); /* warm */
 				for (int r = 0; r < reps; r++) {
+					forget_rows(&peers[k]);
 					double t0 = now_ns();
 					int nf = peers[k].unwind(s, fr, UW_MAX_FRAMES);
 					double dt = now_ns() - t0;
@@ -568,7 +585,7 @@ static void time_peers(int reps)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
+	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache | --new-rows] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
 	return 2;
 }
 
@@ -584,6 +601,8 @@ int main(int argc, char **argv)
 			callgrind = true;
 		else if (strcmp(argv[i], "--no-row-cache") == 0)
 			uw_ours_set_row_cache(false);
+		else if (strcmp(argv[i], "--new-rows") == 0)
+			new_rows = true;
 		else if (strcmp(argv[i], "--fp") == 0)
 			fp_floor = true;
 		else if (strncmp(argv[i], "--sysroot=", 10) == 0)
@@ -624,9 +643,10 @@ int main(int argc, char **argv)
 				       measure_libunwind(arch));
 #endif
 		}
-		unsigned long long hits, misses;
-		uw_ours_row_cache_stats(&hits, &misses);
-		printf("callgrind: ours row cache %llu hits %llu misses (all passes)\n", hits, misses);
+		unsigned long long hits, misses, cie_misses;
+		uw_ours_row_cache_stats(&hits, &misses, &cie_misses);
+		printf("callgrind: ours row cache %llu hits %llu misses, %llu CIEs parsed (all passes)\n",
+		       hits, misses, cie_misses);
 	} else {
 		report_agreement();
 		time_peers(reps);

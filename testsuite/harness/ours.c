@@ -465,10 +465,18 @@ void uw_ours_set_trace(bool on)
 	trace_on = on;
 }
 
-void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses)
+void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses,
+			     unsigned long long *cie_misses)
 {
 	*hits = row_cache.hits;
 	*misses = row_cache.misses;
+	*cie_misses = row_cache.cie_misses;
+}
+
+void uw_ours_forget_rows(void)
+{
+	if (row_cache.entries)
+		uw_cache_forget_rows(&row_cache);
 }
 
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,

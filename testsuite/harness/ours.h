@@ -31,14 +31,19 @@ struct uw_ours_result {
 /* Unwind snapshot S in space SP; LIVE_PID > 0 lets reads fall back to the
    live process; FP_FALLBACK sets UW_POLICY_FP_FALLBACK.  */
 /* The row cache (struct uw_cache) uw_ours_unwind attaches to its cursor:
-   one per thread, kept across unwinds, 1024 entries; on by default.  The
+   one per thread, kept across unwinds, 4096 entries; on by default.  The
    tables it reports are ELF images in the uw_elf_cache, which stay valid,
    so the cache never needs clearing here.  Off: every step parses.  */
 void uw_ours_set_row_cache(bool on);
 /* Pass the host's trace callback to the core (default): frames then know
    whether CFI covered the step to their caller. */
 void uw_ours_set_trace(bool on);
-void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses);
+void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses,
+			     unsigned long long *cie_misses);
+/* Forget the row cache's rows, keeping its tables' tags and their parsed
+   CIEs (uw_cache_forget_rows): the next unwind parses every row, as a
+   sampler's step at a pc never seen, in modules seen before. */
+void uw_ours_forget_rows(void);
 
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
 		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res);
