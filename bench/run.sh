@@ -97,8 +97,8 @@ echo "== time, ours without its row cache (every step parses its row), $reps rep
 "$bench" --no-row-cache --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
 
 # A sampler's step at a pc never seen, in modules seen before: ours with
-# its row cache's rows forgotten before each unwind, the tables' tags and
-# parsed CIEs kept (every step parses its row, but not the CIEs again).
+# its row cache's rows forgotten before each unwind, the tables (under new
+# tags) and parsed CIEs kept (every step parses its row, not the CIEs).
 echo "== time, ours with new rows (its rows forgotten before each unwind, CIEs kept), $reps repetitions"
 "$bench" --new-rows --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
 

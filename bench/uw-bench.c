@@ -20,7 +20,7 @@
                    libdw's per-Dwfl CFI caches): every step parses CFI
      --new-rows    ours with its row cache's rows forgotten before each
                    unwind (uw_cache_forget_rows, outside what is timed or
-                   counted), its tables' tags and parsed CIEs kept: every
+                   counted), its tables and parsed CIEs kept: every
                    step parses its row, as a sampler's step at a pc never
                    seen, in modules seen before
      --sysroot=DIR the snapshot files after it name paths found under DIR

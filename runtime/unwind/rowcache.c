@@ -9,7 +9,31 @@
  */
 #include "uw_internal.h"
 
+/* Rows are found by their tables' tag: new tags for the same tables lose
+ * them all at once, with no write to the entries (which a host may have
+ * thousands of), and the CIEs kept follow their tables to the new tags. */
 UW_API void uw_cache_forget_rows(struct uw_cache *cache)
+{
+	uint64_t old;
+	uint32_t i, j;
+
+	if (!cache->entries)
+		return;
+	for (i = 0; i < UW_CACHE_TABLES; i++) {	/* bound: UW_CACHE_TABLES */
+		old = cache->tables[i].tag;
+		if (!old)
+			continue;
+		cache->tables[i].tag = ++cache->tag_next;
+		for (j = 0; j < UW_CACHE_CIES; j++)	/* bound: UW_CACHE_CIES */
+			if (cache->cie_keys[j].tag == old)
+				cache->cie_keys[j].tag = cache->tables[i].tag;
+	}
+	cache->range_next = 0;
+	cache->range_last = 0;
+	cache->range_count = 0;
+}
+
+UW_API void uw_cache_clear(struct uw_cache *cache)
 {
 	uint32_t i;
 
@@ -24,15 +48,6 @@ UW_API void uw_cache_forget_rows(struct uw_cache *cache)
 	cache->range_next = 0;
 	cache->range_last = 0;
 	cache->range_count = 0;
-}
-
-UW_API void uw_cache_clear(struct uw_cache *cache)
-{
-	uint32_t i;
-
-	if (!cache->entries)
-		return;
-	uw_cache_forget_rows(cache);
 	for (i = 0; i < UW_CACHE_TABLES; i++) {	/* bound: UW_CACHE_TABLES */
 		cache->tables[i].tag = 0;
 		cache->tables[i].used = 0;

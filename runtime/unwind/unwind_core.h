@@ -600,10 +600,10 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 			  struct uw_cache_entry *entries, uint32_t n);
 /* Forget every entry (see Invalidation above). */
 UW_API void uw_cache_clear(struct uw_cache *cache);
-/* Forget the rows only, keeping the tables' tags and their parsed CIEs:
- * every step then parses its row, as a sampler's step at a pc never seen
- * in tables seen before (bench/uw-bench --new-rows).  Not for
- * invalidation. */
+/* Forget the rows only, keeping the tables (under new tags) and their
+ * parsed CIEs: every step then parses its row, as a sampler's step at a
+ * pc never seen in tables seen before (bench/uw-bench --new-rows).  Not
+ * for invalidation. */
 UW_API void uw_cache_forget_rows(struct uw_cache *cache);
 
 /* Parsed CIEs remembered within one unwind (cursor-private). */

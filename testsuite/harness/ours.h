@@ -40,8 +40,8 @@ void uw_ours_set_row_cache(bool on);
 void uw_ours_set_trace(bool on);
 void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses,
 			     unsigned long long *cie_misses);
-/* Forget the row cache's rows, keeping its tables' tags and their parsed
-   CIEs (uw_cache_forget_rows): the next unwind parses every row, as a
+/* Forget the row cache's rows, keeping its tables and their parsed CIEs
+   (uw_cache_forget_rows): the next unwind parses every row, as a
    sampler's step at a pc never seen, in modules seen before. */
 void uw_ours_forget_rows(void);
 
