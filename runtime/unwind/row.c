@@ -355,11 +355,11 @@ static void uw_row_check_delta(const struct uw_cursor *c,
  * advance (which would depend on the FDE's pc_begin) or an open
  * remember_state, their row is the same for every FDE of the CIE, so the
  * CIE's entry (e, in the cursor or the row cache: cfi.c) keeps it, whole
- * and compacted, as the FDE's base.  Else the FDE's run goes on over the ABI's row (its remembered
- * states are relative to it), and the CIE's row is only what
- * DW_CFA_restore restores to (ws.cie_row).  Not inlined: its frame stays
- * out of the stack budget's deepest chain (uw_row_compute, uw_row_run,
- * the reads). */
+ * and compacted, as the FDE's base.  Else the FDE's run goes on over the
+ * ABI's row (its remembered states are relative to it), and the CIE's row
+ * is only what DW_CFA_restore restores to (ws.cie_row).  Not inlined:
+ * its frame stays out of the stack budget's deepest chain
+ * (uw_row_compute, uw_row_run, the reads). */
 static __attribute__((__noinline__)) void
 uw_row_cie_done(struct uw_row_exec *x, struct uw_cie_entry *e)
 {
