@@ -1,6 +1,6 @@
 /* Code without CFI (x86_64 and i386): find the caller by reading the
- * instructions at pc, the way gdb's prologue analysis does, before falling
- * back to the frame-pointer chain (step.c, UW_POLICY_FP_FALLBACK).
+ * instructions at pc, the way gdb's prologue analysis does (step.c,
+ * UW_POLICY_NOCFI), before the frame-pointer chain (UW_POLICY_FP_FALLBACK).
  *
  * From pc, straight-line code is simulated forward on the concrete stack
  * pointer (no branches are followed) until one of:
@@ -15,7 +15,7 @@
  *     way, as at the entry of i386 PIC code, is stepped over.
  * Anything else (an unknown instruction, a branch, a pop of a slot below
  * the frame's sp, an unreadable byte) means "not recognised": the caller
- * then follows the frame-pointer chain as before.
+ * then tries the frame-pointer chain, if its policy asks for it.
  *
  * Bounds: at most UW_NOCFI_MAX_INSNS instructions, decoded from one read
  * of at most UW_NOCFI_WINDOW bytes at pc; plus at most one 4-byte read per

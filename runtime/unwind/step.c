@@ -463,7 +463,7 @@ static int uw_step_sigframe(struct uw_cursor *c, uint64_t lookup,
 	return uw_arch_sigframe(c, out->regs, &out->cfa);
 }
 
-/* Method 3 (UW_POLICY_FP_FALLBACK): code without CFI, from the
+/* Method 3 (UW_POLICY_NOCFI): code without CFI, from the
  * instructions at pc. */
 static int uw_step_nocfi(struct uw_cursor *c, uint64_t lookup,
 			 struct uw_step_frame *out)
@@ -504,7 +504,7 @@ static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
 enum uw_step_method {
 	UW_METHOD_CFI,
 	UW_METHOD_SIGFRAME,
-	UW_METHOD_NOCFI,	/* needs UW_POLICY_FP_FALLBACK */
+	UW_METHOD_NOCFI,	/* needs UW_POLICY_NOCFI */
 	UW_METHOD_FP,		/* needs UW_POLICY_FP_FALLBACK */
 	UW_METHODS
 };
@@ -516,7 +516,7 @@ static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
 	case UW_METHOD_SIGFRAME:
 		return uw_step_sigframe(c, lookup, out);
 	case UW_METHOD_NOCFI:
-		if (!(c->policy & UW_POLICY_FP_FALLBACK))
+		if (!(c->policy & UW_POLICY_NOCFI))
 			return 0;
 		return uw_step_nocfi(c, lookup, out);
 	case UW_METHOD_FP:

@@ -442,9 +442,10 @@ enum uw_how {
 	UW_HOW_CFI,		/* .eh_frame / .debug_frame */
 	UW_HOW_SIGFRAME,	/* signal trampoline recognised by its bytes,
 				 * registers restored from the sigcontext */
-	UW_HOW_FRAME_POINTER,	/* frame-pointer fallback (policy) */
-	/* Code without CFI, from its instructions (nocfi.c; same policy
-	 * UW_POLICY_FP_FALLBACK, tried before the frame-pointer chain): */
+	UW_HOW_FRAME_POINTER,	/* frame-pointer fallback
+				 * (UW_POLICY_FP_FALLBACK) */
+	/* Code without CFI, from its instructions (nocfi.c; policy
+	 * UW_POLICY_NOCFI, tried before the frame-pointer chain): */
 	UW_HOW_NOCFI_RET,	/* straight-line code to a ret at pc: the
 				 * return address at [sp] after the simulated
 				 * pops / leave / add to sp (epilogues,
@@ -454,10 +455,13 @@ enum uw_how {
 				 * (to be) saved %bp */
 };
 
-/* Policy flags (cursor->policy). */
-#define UW_POLICY_FP_FALLBACK	0x1	/* no CFI covers pc: read the code at pc
-					 * (UW_HOW_NOCFI_*), else follow the bp
-					 * chain */
+/* Policy flags (cursor->policy): what to try where no CFI covers pc.
+ * Reading the code answers only from instructions that fix the caller
+ * (straight-line code to a ret, a frame being set up) and otherwise says
+ * nothing; the bp chain is a guess, wrong in code that uses bp freely. */
+#define UW_POLICY_FP_FALLBACK	0x1	/* follow the bp chain (UW_HOW_FRAME_POINTER) */
+#define UW_POLICY_NOCFI		0x2	/* read the code at pc (UW_HOW_NOCFI_*) */
+#define UW_POLICY_ALL		(UW_POLICY_NOCFI | UW_POLICY_FP_FALLBACK)
 
 #define UW_DEFAULT_MAX_DEPTH	256
 /* The first page: no process maps code there (mmap_min_addr >= 4096 on

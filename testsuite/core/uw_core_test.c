@@ -1402,6 +1402,43 @@ static void test_fp_fallback(void)
 	      uw_pc(&cur) == 0x6666 && uw_sp(&cur) == bp + 16 && uw_get_reg(&cur, 6, &v) == 0 && v == 0xbbbb);
 }
 
+/* The two fallbacks are asked for apart: the runtime reads the code
+ * (UW_POLICY_NOCFI), which answers only from instructions that fix the
+ * caller, and never guesses with the bp chain. */
+static void test_nocfi_policy(void)
+{
+	uint64_t sp = STACK_ADDR + 0x100, bp = STACK_ADDR + 0x200, pc = TRAMP_ADDR + 0x28, v;
+	struct uw_regs r;
+
+	reset();
+	tramp_mem[0x28] = 0x5b;		/* pop %rbx */
+	tramp_mem[0x29] = 0xc3;		/* ret */
+	regs64(&r, pc, sp);
+	r.val[6] = bp;
+	r.defined |= UW_REG_BIT(6);
+	st_put(sp, 0xb0b0, 8);		/* the caller's rbx */
+	st_put(sp + 8, 0x7777, 8);	/* the return address */
+	st_put(bp, 0xbbbb, 8);
+	st_put(bp + 8, 0x6666, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	cur.policy = UW_POLICY_NOCFI;
+	CHECK("nocfi policy: pop; ret read from the code", uw_step(&cur) == 1 &&
+	      cur.how == UW_HOW_NOCFI_RET && !trace_fp_seen && uw_pc(&cur) == 0x7777 &&
+	      uw_sp(&cur) == sp + 16 && uw_get_reg(&cur, 3, &v) == 0 && v == 0xb0b0);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	cur.policy = UW_POLICY_FP_FALLBACK;
+	CHECK("fp fallback policy alone does not read the code",
+	      uw_step(&cur) == 1 && cur.how == UW_HOW_FRAME_POINTER && uw_pc(&cur) == 0x6666);
+	regs64(&r, TRAMP_ADDR + 0x30, sp);	/* zero bytes: not recognised */
+	r.val[6] = bp;
+	r.defined |= UW_REG_BIT(6);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	cur.policy = UW_POLICY_NOCFI;
+	trace_fp_seen = 0;
+	CHECK("nocfi policy: unrecognised code stops, no bp chain",
+	      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_NO_UNWIND_DATA && !trace_fp_seen);
+}
+
 static void test_pt_regs(void)
 {
 	uw_pt_regs pt;
@@ -1718,6 +1755,7 @@ int main(void)
 	test_cies_kept();
 	test_signal_frames();
 	test_fp_fallback();
+	test_nocfi_policy();
 	test_pt_regs();
 	test_i386_walk();
 	test_return_addresses();

@@ -159,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uw_cache_forget_rows(&cache);
 		if (!fuzz_unwind(&cur, arch32 ? UW_ARCH_I386 : UW_ARCH_X86_64,
 				 &fz_ops, &h, &h.reads, &regs, data[1] & 0x3f,
-				 (flags & 0x10) ? UW_POLICY_FP_FALLBACK : 0,
+				 (flags & 0x10) ? UW_POLICY_ALL : 0,
 				 run ? &cache : NULL, &logs[run]))
 			return 0;
 		if (!(flags & 0x80))	/* the cache runs on half of the inputs */

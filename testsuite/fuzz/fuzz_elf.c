@@ -635,7 +635,7 @@ static void walk(struct elf_host *h, const uint8_t *data, int is64)
 	enum uw_arch arch = is64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
 	unsigned pcr = is64 ? 16 : 8, spr = is64 ? 7 : 4, bpr = is64 ? 6 : 5;
 	uint64_t pc, size;
-	uint32_t policy = (flags & 4) ? UW_POLICY_FP_FALLBACK : 0;
+	uint32_t policy = (flags & 4) ? UW_POLICY_ALL : 0;
 	int i;
 
 	h->tables = info->tables;

@@ -342,7 +342,7 @@ int uw_walk_snapshot(struct uw_cursor *c, struct uw_walk *w, const struct uw_sna
 	memset(res, 0, sizeof *res);
 	if (uw_init(c, arch, ops, host, &regs) == 0) {
 		if (fp_fallback)
-			c->policy |= UW_POLICY_FP_FALLBACK;
+			c->policy |= UW_POLICY_ALL;
 		c->cache = cache;
 		while (n < max) {
 			uint64_t frame_sp = uw_sp(c);

@@ -29,7 +29,8 @@ struct uw_ours_result {
 };
 
 /* Unwind snapshot S in space SP; LIVE_PID > 0 lets reads fall back to the
-   live process; FP_FALLBACK sets UW_POLICY_FP_FALLBACK.  */
+   live process; FP_FALLBACK sets UW_POLICY_ALL (code reading, then the
+   frame-pointer chain).  */
 /* The row cache (struct uw_cache) uw_ours_unwind attaches to its cursor:
    one per thread, kept across unwinds, 4096 entries; on by default.  The
    tables it reports are ELF images in the uw_elf_cache, which stay valid,
@@ -62,7 +63,7 @@ int uw_walk_read_live(pid_t pid, uint64_t addr, void *buf, uint32_t len);
 void uw_walk_trace(struct uw_walk *w, enum uw_trace_event ev);
 /* Unwind snapshot S with the host OPS/HOST (whose trace callback calls
    uw_walk_trace on W, or which has none): its registers all trusted,
-   FP_FALLBACK sets UW_POLICY_FP_FALLBACK, CACHE (may be NULL) is the row
+   FP_FALLBACK sets UW_POLICY_ALL, CACHE (may be NULL) is the row
    cache.  Up to MAX frames into OUT, how it ended into RES; the cursor C
    is left stopped.  Returns the number of frames.  */
 int uw_walk_snapshot(struct uw_cursor *c, struct uw_walk *w, const struct uw_snapshot *s,
