@@ -177,6 +177,16 @@ static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
 #endif
 #endif
 
+/* Where no CFI covers a pc (i386 crt's __x86.get_pc_thunk.bx, code
+ * written by hand or at run time), the walk reads the code there
+ * (unwind/nocfi.c): it goes on only where the instructions fix the caller
+ * (straight-line code to a ret, a frame being set up), and otherwise stops
+ * with no_unwind_data.  The bp chain, a guess, is never followed.
+ * -DSTP_UW_NOCFI=0 keeps to the CFI alone. */
+#ifndef STP_UW_NOCFI
+#define STP_UW_NOCFI 1
+#endif
+
 /* Bytes of user stack one read fetches for the frames above (see
  * cursor.stack_window): the core's default.  A variable, so that
  * bench/ubacktrace-parts.stp can compare sizes in one run. */
@@ -520,6 +530,7 @@ static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 	uc->cursor.max_work = STP_UW_MAX_WORK;
 	uc->cursor.min_code = STP_UW_MIN_CODE;
 	uc->cursor.stack_window = stp_uw_stack_window;
+	uc->cursor.policy = STP_UW_NOCFI ? UW_POLICY_NOCFI : 0;
 	stp_uw_sync_info(uc);
 	return UNW_PC(&uc->info);
 }

@@ -9,7 +9,11 @@
  *   depth N     recurse N+1 deep, then libc getppid (depth_limit when the
  *               stack is deeper than MAXBACKTRACE, else end_of_stack)
  *   nodata      getppid made by code copied into an anonymous executable
- *               mapping (no module, no CFI): no_unwind_data there
+ *               mapping (no module, no CFI), which returns by pop and an
+ *               indirect jmp (a branch: reading the code cannot tell the
+ *               caller): no_unwind_data there
+ *   nocfi       the same code returning by ret: read from the code, the
+ *               caller is main, and the backtrace ends at _start
  *   unreadable  stop_unreadable: CFA on an unmapped page: memory_unreadable
  *   regundef    ru_outer/ru_inner: the caller's bx undefined: reg_undefined
  *   rcx         (x86_64) CFA from rcx at `syscall`: reg_undefined, reg 2
@@ -79,13 +83,17 @@ int main(int argc, char **argv)
 
 		expect(mode, "n=%lu", n, 0);
 		recurse(n);
-	} else if (strcmp(mode, "nodata") == 0) {
-		/* mov $NR_getppid,%eax; syscall (int $0x80); ret */
+	} else if (strcmp(mode, "nodata") == 0 || strcmp(mode, "nocfi") == 0) {
+		/* mov $NR_getppid,%eax; syscall (int $0x80); then ret, or
+		 * for nodata pop %cx; jmp *%cx */
 #ifdef __x86_64__
-		static const unsigned char code[] = { 0xb8, 110, 0, 0, 0, 0x0f, 0x05, 0xc3 };
+		static const unsigned char code[] = { 0xb8, 110, 0, 0, 0, 0x0f, 0x05,
+						      0xc3 };
 #else
-		static const unsigned char code[] = { 0xb8, 64, 0, 0, 0, 0xcd, 0x80, 0xc3 };
+		static const unsigned char code[] = { 0xb8, 64, 0, 0, 0, 0xcd, 0x80,
+						      0xc3 };
 #endif
+		static const unsigned char pop_jmp[] = { 0x59, 0xff, 0xe1 };
 		unsigned char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
 					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		long (*fn)(void);
@@ -93,6 +101,8 @@ int main(int argc, char **argv)
 		if (p == MAP_FAILED)
 			return 1;
 		memcpy(p, code, sizeof(code));
+		if (strcmp(mode, "nodata") == 0)
+			memcpy(p + 7, pop_jmp, sizeof(pop_jmp));
 		fn = (long (*)(void))(void *)p;
 		expect(mode, "pc=0x%lx", (unsigned long)p + 7, 0);
 		fn();

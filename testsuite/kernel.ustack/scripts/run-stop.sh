@@ -5,7 +5,7 @@ b=/src/testsuite/kernel.ustack/build
 out=/tmp/ustop-expect.txt
 : >$out
 for abi in m64 m32; do
-	for mode in eos nodata unreadable regundef rcx badcfi noprogress badra \
+	for mode in eos nodata nocfi unreadable regundef rcx badcfi noprogress badra \
 		    "depth 0" "depth 54" "depth 55" "depth 56" "depth 57" \
 		    "depth 58" "depth 59" "depth 60" "depth 61" "depth 62"; do
 		if [ $abi = m32 ] && [ "$mode" = rcx ]; then continue; fi
