@@ -66,8 +66,8 @@ UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
 	n = (((end - 1) | (UW_STACK_PAGE - 1)) + 1) - addr;
 	if (n > c->stack_window)
 		n = c->stack_window;
-	if (n > sizeof(c->ws.window))
-		n = sizeof(c->ws.window);
+	if (n > UW_STACK_WINDOW)
+		n = UW_STACK_WINDOW;
 	if (n < len)
 		n = len;
 	if (c->ops->read_mem(c->host, addr, c->ws.window, (uint32_t)n) < 0) {

@@ -177,16 +177,22 @@ static int uw_step_lost(struct uw_cursor *c, unsigned reg, unsigned ra)
 	return 0;
 }
 
-/* Value of an address-sized little-endian slot in the span buffer. */
-static inline __attribute__((__always_inline__)) uint64_t uw_step_span_word(const uint8_t *p, uint32_t addr_size)
+/* The little-endian slot at p in the stack window, as 8 bytes: the
+ * caller masks it to the address width, so a 4-byte slot needs no test
+ * of the size (the window has 8 bytes of room past its end). */
+static inline __attribute__((__always_inline__)) uint64_t uw_step_span_word(const uint8_t *p)
 {
-	uint64_t v = p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-		     (uint64_t)p[3] << 24;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
 
-	if (addr_size == 8)
-		v |= (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-		     (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+	__builtin_memcpy(&v, p, sizeof(v));
 	return v;
+#else
+	return p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	       (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+	       (uint64_t)p[7] << 56;
+#endif
 }
 
 /* The CFA of row r for the current registers. */
@@ -279,8 +285,7 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		for (slots = r->in_span; slots != 0; slots &= slots - 1) {
 			reg = (unsigned)__builtin_ctz(slots);
 			v = uw_step_span_word(span +
-					      (r->offset[reg] - r->span_lo),
-					      size);
+					      (r->offset[reg] - r->span_lo));
 			next->val[reg] = v & mask;
 		}
 		defined |= r->in_span;
@@ -335,8 +340,7 @@ slot:
 		/* A memory slot: from the span if it lies inside it. */
 		if (addr - span_addr < span_len &&
 		    span_len - (addr - span_addr) >= size)
-			v = uw_step_span_word(span + (addr - span_addr),
-					      size);
+			v = uw_step_span_word(span + (addr - span_addr));
 		else if (uw_read_target(c, addr, size, &v) < 0)
 			goto lost;
 value:

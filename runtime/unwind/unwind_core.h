@@ -726,7 +726,9 @@ struct uw_cursor {
 		 * serving those of the frames above it (mem.c:
 		 * uw_stack_slots; at most stack_window bytes).  Valid for
 		 * the whole unwind. */
-		uint8_t window[UW_STACK_WINDOW];
+		uint8_t window[UW_STACK_WINDOW + 8];	/* 8 past the end:
+					 * step.c loads every slot as 8
+					 * bytes, a 4-byte one at the end too */
 		uint64_t window_addr;
 		uint32_t window_len;
 		struct uw_compact_row crow;	/* row, compacted: applied */
