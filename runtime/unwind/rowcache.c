@@ -31,12 +31,16 @@ UW_API void uw_cache_forget_rows(struct uw_cache *cache)
 	cache->range_next = 0;
 	cache->range_last = 0;
 	cache->range_count = 0;
+	cache->space_count = 0;
+	cache->space_next = 0;
 }
 
 UW_API void uw_cache_clear(struct uw_cache *cache)
 {
 	uint32_t i;
 
+	cache->space_count = 0;
+	cache->space_next = 0;
 	if (!cache->entries)
 		return;
 	for (i = 0; i <= cache->mask; i++)	/* bound: number of entries */
@@ -68,6 +72,10 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 	cache->range_hits = 0;
 	cache->cie_misses = 0;
 	cache->tag_next = 0;
+	cache->space = 0;
+	cache->space_kept = 0;
+	cache->space_count = 0;
+	cache->space_next = 0;
 	if (!entries || n == 0) {
 		cache->entries = NULL;
 		cache->mask = 0;
@@ -158,6 +166,59 @@ UW_INTERNAL uint64_t uw_rowcache_tag(struct uw_cursor *c)
 	victim->tag = ++cache->tag_next;
 	victim->used = ++cache->clock;
 	return victim->tag;
+}
+
+/* The kept tables are of cache->space from here on: those of another
+ * space are forgotten. */
+static void uw_rowcache_space_enter(struct uw_cache *cache)
+{
+	if (cache->space_kept == cache->space)
+		return;
+	cache->space_kept = cache->space;
+	cache->space_count = 0;
+	cache->space_next = 0;
+}
+
+/* Tables an earlier unwind of this space found for lookup, into
+ * c->ws.tables with their tag (see Tables across unwinds).  1 = found. */
+UW_INTERNAL int uw_rowcache_space_find(struct uw_cursor *c, uint64_t lookup)
+{
+	struct uw_cache *cache = c->cache;
+	const struct uw_cache_space_entry *e;
+	uint32_t i;
+
+	if (!cache || !cache->space)
+		return 0;
+	uw_rowcache_space_enter(cache);
+	for (i = 0; i < cache->space_count; i++) {	/* bound: UW_CACHE_SPACE_TABLES */
+		e = &cache->space_entries[i];
+		if (e->arch == (uint32_t)c->arch &&
+		    uw_tables_cover(&e->tables, lookup)) {
+			*c->ws.tables = e->tables;
+			c->ws.tables_tag = e->tag;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Keep c->ws.tables (just found, with a pc range) for later unwinds of
+ * this space. */
+UW_INTERNAL void uw_rowcache_space_keep(struct uw_cursor *c)
+{
+	struct uw_cache *cache = c->cache;
+	struct uw_cache_space_entry *e;
+
+	if (!cache || !cache->space)
+		return;
+	uw_rowcache_space_enter(cache);
+	e = &cache->space_entries[cache->space_next];
+	e->tables = *c->ws.tables;
+	e->tag = c->ws.tables_tag;
+	e->arch = (uint32_t)c->arch;
+	if (cache->space_count <= cache->space_next)
+		cache->space_count = cache->space_next + 1;
+	cache->space_next = (cache->space_next + 1) % UW_CACHE_SPACE_TABLES;
 }
 
 static void uw_rowcache_fill(struct uw_cursor *c, struct uw_cache_entry *e,

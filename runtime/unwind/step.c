@@ -383,7 +383,8 @@ static inline __attribute__((__always_inline__)) void uw_step_tables_swap(struct
 }
 
 /* c->ws.tables for the pc looked up: the last frame's if they cover it,
- * or the ones before them, else the host's.  0 = found; -1 = none, and
+ * or the ones before them, or those an earlier unwind of the same space
+ * found (uw_cache.space), else the host's.  0 = found; -1 = none, and
  * c->ws.tables keep only why (unreadable, with its module) for the stop
  * report. */
 static inline __attribute__((__always_inline__))
@@ -392,11 +393,9 @@ int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	uint64_t unreadable;
 	const char *module;
 
-	if (c->ws.tables_reusable &&
-	    lookup - c->ws.tables->pc_lo < c->ws.tables->pc_hi - c->ws.tables->pc_lo)
+	if (c->ws.tables_reusable && uw_tables_cover(c->ws.tables, lookup))
 		return 0;
-	if (c->ws.other_reusable &&
-	    lookup - c->ws.other->pc_lo < c->ws.other->pc_hi - c->ws.other->pc_lo) {
+	if (c->ws.other_reusable && uw_tables_cover(c->ws.other, lookup)) {
 		uw_step_tables_swap(c);
 		return 0;
 	}
@@ -404,12 +403,18 @@ int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	 * fills the storage of those kept before. */
 	if (c->ws.tables_reusable)
 		uw_step_tables_swap(c);
+	if (uw_rowcache_space_find(c, lookup)) {
+		c->ws.tables_reusable = 1;
+		return 0;
+	}
 	if (c->ops->find_tables(c->host, lookup, c->ws.tables) == 0) {
 		c->ws.tables->unreadable = 0;
 		c->ws.tables_reusable = c->ws.tables->pc_hi > c->ws.tables->pc_lo;
 		c->ws.tables_tag = c->cache && c->cache->entries &&
 				   uw_rowcache_names_cfi(c->ws.tables) ?
 				   uw_rowcache_tag(c) : 0;
+		if (c->ws.tables_reusable)
+			uw_rowcache_space_keep(c);
 		return 0;
 	}
 	unreadable = c->ws.tables->unreadable;

@@ -571,8 +571,31 @@ struct uw_cache_tables {
  * are local buffers that stay valid.  Tables read from target memory
  * (a section with data == NULL) name their CFI only with a nonzero
  * uw_tables.ident: without one their rows are neither looked up nor
- * kept. */
+ * kept.
+ *
+ * Tables across unwinds (uw_cache.space): within an unwind, uw_step asks
+ * find_tables once per object (uw_tables.pc_lo), but a sampler or a probe
+ * on a system call walks the same process again and again, and each
+ * unwind asked again.  The host may vouch that the tables it returned
+ * still hold: before an unwind it sets space to a nonzero number naming
+ * the state they come from (one address space, no mapping changed, the
+ * tables' local data still in place), the same number for as long as
+ * that state lasts and never again after it.  uw_step then looks among
+ * the last UW_CACHE_SPACE_TABLES tables found (with pc ranges) in
+ * unwinds of that space before it calls find_tables.  Another space
+ * forgets them; 0, the default, vouches for nothing. */
+#ifndef UW_CACHE_SPACE_TABLES
+#define UW_CACHE_SPACE_TABLES 4
+#endif
+struct uw_cache_space_entry {
+	struct uw_tables tables;
+	uint64_t tag;			/* their uw_cache_tables tag, or 0 */
+	uint32_t arch;			/* enum uw_arch of the unwind */
+};
+
 struct uw_cache {
+	uint64_t space;			/* set by the host before an unwind:
+					 * see Tables across unwinds */
 	struct uw_cache_entry *entries;
 	uint32_t mask;			/* number of entries - 1 */
 	uint64_t hits, misses;		/* statistics, for the host: misses
@@ -596,18 +619,26 @@ struct uw_cache {
 							 * alone */
 	struct uw_cie_entry cies[UW_CACHE_CIES];
 	uint32_t cie_next;		/* round-robin victim */
+	/* Tables found in unwinds of space space_kept: [0, space_count),
+	 * the next replaced space_next. */
+	uint64_t space_kept;
+	uint32_t space_count, space_next;
+	struct uw_cache_space_entry space_entries[UW_CACHE_SPACE_TABLES];
 };
 
 /* Use n entries of storage (n is rounded down to a power of two; n = 0
- * disables the cache) and clear them. */
+ * disables the cache of rows; the tables across unwinds still work) and
+ * clear them; space = 0. */
 UW_API void uw_cache_init(struct uw_cache *cache,
 			  struct uw_cache_entry *entries, uint32_t n);
-/* Forget every entry (see Invalidation above). */
+/* Forget every entry, and the tables kept across unwinds (see
+ * Invalidation above). */
 UW_API void uw_cache_clear(struct uw_cache *cache);
 /* Forget the rows only, keeping the tables (under new tags) and their
  * parsed CIEs: every step then parses its row, as a sampler's step at a
  * pc never seen in tables seen before (bench/uw-bench --new-rows).  Not
- * for invalidation. */
+ * for invalidation.  The tables kept across unwinds are forgotten (their
+ * tags are the old ones). */
 UW_API void uw_cache_forget_rows(struct uw_cache *cache);
 
 /* Parsed CIEs remembered within one unwind (cursor-private). */

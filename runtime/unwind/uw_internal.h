@@ -322,6 +322,13 @@ UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 UW_INTERNAL const struct uw_compact_row *
 uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup);
 
+/* Is pc in the range t covers (uw_tables.pc_lo)?  Never, for tables
+ * without one (pc_lo = pc_hi). */
+static inline int uw_tables_cover(const struct uw_tables *t, uint64_t pc)
+{
+	return pc - t->pc_lo < t->pc_hi - t->pc_lo;
+}
+
 /* Do the tables name their CFI?  Local sections do by their buffers;
  * sections read from the target only with the host's ident (the contract
  * of uw_tables.ident). */
@@ -338,6 +345,8 @@ static inline int uw_rowcache_names_cfi(const struct uw_tables *t)
 /* rowcache.c: the tag of c->ws.tables (found, with a cache, and naming
  * their CFI), for ws.tables_tag. */
 UW_INTERNAL uint64_t uw_rowcache_tag(struct uw_cursor *c);
+UW_INTERNAL int uw_rowcache_space_find(struct uw_cursor *c, uint64_t lookup);
+UW_INTERNAL void uw_rowcache_space_keep(struct uw_cursor *c);
 
 /* The row cache's lookup, inline: it is on every cached step's path.
  * uw_rowcache_find gives the row cached for lookup pc in c->ws.tables, or

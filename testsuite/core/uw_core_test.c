@@ -959,6 +959,7 @@ static void test_walk_stops(void)
  * asked for (stack_mem is one page, and nothing is mapped above it), and
  * a new unwind reads the stack anew. */
 static uint32_t g_window = UW_DEFAULT_STACK_WINDOW;	/* cursor.stack_window */
+static struct uw_cache *g_cache;			/* cursor.cache */
 
 static void walk_chain(uint64_t sp, int frames, uint64_t *last_pc)
 {
@@ -968,6 +969,7 @@ static void walk_chain(uint64_t sp, int frames, uint64_t *last_pc)
 	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
 	cur.max_depth = (uint32_t)frames;
 	cur.stack_window = g_window;
+	cur.cache = g_cache;
 	stack_reads = stack_reads_failed = 0;
 	while (uw_step(&cur) == 1)
 		*last_pc = uw_pc(&cur);
@@ -1045,6 +1047,54 @@ static void test_tables_kept(void)
 			CHECK("tables kept: without pc ranges, asked every time",
 			      cur.depth == 8 && pc == want && finds == 16);
 	}
+}
+
+/* Tables across unwinds (uw_cache.space): an unwind of the space the
+ * host vouches for asks find_tables nothing more; another space, none,
+ * or a cleared cache asks again, and so sees tables that changed. */
+static struct uw_cache space_cache;
+static struct uw_cache_entry space_entries[16];
+
+static void test_tables_across_unwinds(void)
+{
+	const uint64_t sp = STACK_ADDR + 0x100, want = CODE_ADDR + 0x118;
+	uint64_t pc;
+	int i;
+
+	reset();
+	mod64(NULL, 0);		/* cfa = sp + 8, ra at sp */
+	have_mod2 = 1;
+	mod.pc_lo = CODE_ADDR;
+	mod.pc_hi = CODE_ADDR + 0x10000;
+	for (i = 0; i < 8; i++)
+		st_put(sp + 8 * i, CODE_ADDR + 0x111 + i +
+		       (i % 2 ? 0 : MOD2_BIAS), 8);
+	uw_cache_init(&space_cache, space_entries, 16);
+	g_cache = &space_cache;
+#define WALK_FINDS(space_) \
+	(space_cache.space = (space_), finds = 0, pc = 0, \
+	 walk_chain(sp, 8, &pc), finds)
+	CHECK("tables across unwinds: the first unwind of a space looks up both",
+	      WALK_FINDS(7) == 2 && cur.depth == 8 && pc == want);
+	CHECK("tables across unwinds: the same space again looks up nothing",
+	      WALK_FINDS(7) == 0 && cur.depth == 8 && pc == want);
+	CHECK("tables across unwinds: another space looks up again",
+	      WALK_FINDS(8) == 2 && cur.depth == 8 && pc == want);
+	CHECK("tables across unwinds: space 0 vouches for nothing",
+	      WALK_FINDS(0) == 2 && WALK_FINDS(0) == 2 && pc == want);
+	uw_cache_clear(&space_cache);
+	CHECK("tables across unwinds: a cleared cache looks up again",
+	      WALK_FINDS(8) == 2 && cur.depth == 8 && pc == want);
+	uw_cache_forget_rows(&space_cache);
+	CHECK("tables across unwinds: forgotten rows, tables looked up again",
+	      WALK_FINDS(8) == 2 && cur.depth == 8 && pc == want);
+	/* The second module goes away: a new space must not find it. */
+	have_mod2 = 0;
+	CHECK("tables across unwinds: a new space sees a module gone",
+	      WALK_FINDS(9) > 0 && cur.depth == 1 &&
+	      cur.stop.reason == UW_STOP_NO_UNWIND_DATA);
+#undef WALK_FINDS
+	g_cache = NULL;
 }
 
 /* The row cache's ranges: a row parsed for one pc serves every pc of
@@ -1751,6 +1801,7 @@ int main(void)
 	test_walk_stops();
 	test_stack_window();
 	test_tables_kept();
+	test_tables_across_unwinds();
 	test_row_ranges();
 	test_cies_kept();
 	test_signal_frames();

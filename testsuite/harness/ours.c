@@ -181,6 +181,9 @@ struct uw_space {
 	int last;                  /* index of the last module found */
 	int last_region;           /* snapshot region of the last read: the
 				      stack, almost always (see uw_space_read) */
+	uint64_t id;               /* never given twice: the row cache's
+				      space (its modules' tables stay as they
+				      are while it lives) */
 };
 
 static bool bias_for(const struct elf_image *im, const struct uw_mapping *m, uint64_t *bias)
@@ -205,6 +208,7 @@ static bool bias_for(const struct elf_image *im, const struct uw_mapping *m, uin
 
 struct uw_space *uw_space_new(struct uw_elf_cache *cache, const struct uw_snapshot *s)
 {
+	static uint64_t last_id;
 	struct uw_space *sp = calloc(1, sizeof *sp);
 	struct uw_snapshot parsed = { .maps_text = s->maps_text, .maps_len = s->maps_len };
 	uw_snapshot_parse_maps(&parsed);
@@ -213,6 +217,7 @@ struct uw_space *uw_space_new(struct uw_elf_cache *cache, const struct uw_snapsh
 	sp->files = calloc((size_t)parsed.nmappings + 1, sizeof *sp->files);
 	sp->file_images = calloc((size_t)parsed.nmappings + 1, sizeof *sp->file_images);
 	sp->storage = parsed.maps_storage; /* paths point into it */
+	sp->id = ++last_id;
 
 	for (int i = 0; i < parsed.nmappings; i++) {
 		const struct uw_mapping *m = &parsed.mappings[i];
@@ -487,6 +492,8 @@ int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_
 
 	if (row_cache_on && !row_cache.entries)
 		uw_cache_init(&row_cache, row_cache_entries, ROW_CACHE_ENTRIES);
+	/* Its tables hold for as long as the space lives. */
+	row_cache.space = sp->id;
 	return uw_walk_snapshot(&cursor, &h.walk, s, trace_on ? &host_ops : &host_ops_untraced,
 				&h, fp_fallback, row_cache_on ? &row_cache : NULL, out, max, res);
 }
