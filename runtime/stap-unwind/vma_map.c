@@ -199,6 +199,7 @@ static DEFINE_MUTEX(stp_uw_vma_rescan_mutex);	/* one rescan at a time */
 static atomic_long_t stp_uw_vma_bytes = ATOMIC_LONG_INIT(0);
 static atomic_long_t stp_uw_vma_peak = ATOMIC_LONG_INIT(0);
 static atomic_long_t stp_uw_vma_generation = ATOMIC_LONG_INIT(0);
+static atomic_long_t stp_uw_vma_release_count = ATOMIC_LONG_INIT(0);
 static atomic_t stp_uw_vma_nprocs = ATOMIC_INIT(0);
 static atomic_t stp_uw_vma_nobjs = ATOMIC_INIT(0);
 static atomic_t stp_uw_vma_nmaps = ATOMIC_INIT(0);
@@ -364,6 +365,11 @@ static void stp_uw_obj_put_locked(struct stp_uw_obj *o)
 	call_rcu(&o->rcu, stp_uw_obj_free_rcu);
 }
 
+static long stp_uw_vma_releases(void)
+{
+	return atomic_long_read(&stp_uw_vma_release_count);
+}
+
 /* Drop a snapshot's object references and free it after a grace period.
  * Called with stp_uw_vma_lock held. */
 static void stp_uw_snap_release_locked(struct stp_uw_snap *s)
@@ -372,6 +378,11 @@ static void stp_uw_snap_release_locked(struct stp_uw_snap *s)
 
 	if (!s)
 		return;
+	/* Counted before anything is queued for freeing: a walk that read
+	 * the old count runs in its probe handler, which the grace period
+	 * waits for (stp_uw_vma_releases). */
+	atomic_long_inc(&stp_uw_vma_release_count);
+	smp_mb__after_atomic();
 	for (i = 0; i < s->n; i++) {
 		stp_uw_obj_put_locked(s->map[i].obj);
 	}

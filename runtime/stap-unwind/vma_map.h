@@ -31,7 +31,9 @@ struct stp_uw_mapping {
 					 * mapped: start - pgoff of its mapping
 					 * of offset 0 (its ELF header) */
 	const char *path;		/* full path, NUL-terminated; valid for
-					 * the rest of the probe handler */
+					 * the rest of the probe handler, and
+					 * after it while
+					 * stp_uw_vma_releases() is unchanged */
 	unsigned long bias;		/* load bias: runtime minus link-time
 					 * address (ET_EXEC: 0); valid only if
 					 * bias_known */
@@ -39,8 +41,7 @@ struct stp_uw_mapping {
 	unsigned char build_id[STP_UW_BUILD_ID_MAX];
 	unsigned build_id_len;		/* 0: not known (GNU ld: 20) */
 	/* The index of the object's .eh_frame if no .eh_frame_hdr of it
-	 * searches it (uw_tables.index), valid for the rest of the probe
-	 * handler; NULL: none. */
+	 * searches it (uw_tables.index), valid as path is; NULL: none. */
 	const struct stp_uw_eh_index *index;
 	unsigned long generation;	/* changes whenever this process's
 					 * map changes (row-cache key) */
@@ -56,6 +57,12 @@ static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
  * date (a moved mapping); ask for a rescan.  Probe context. */
 static void stp_uw_vma_missed(struct task_struct *tsk);
 
+/* Counts the tracking's releases of what a lookup may have returned (a
+ * process's map replaced or dropped; what it held is freed a grace
+ * period later): the paths and indexes found before stay valid while it
+ * reads the same.  Probe context. */
+static long stp_uw_vma_releases(void);
+
 #ifndef STP_UW_VMA_MAP_IMPL
 static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 			   struct stp_uw_mapping *out)
@@ -65,6 +72,11 @@ static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 
 static void stp_uw_vma_missed(struct task_struct *tsk)
 {
+}
+
+static long stp_uw_vma_releases(void)
+{
+	return 0;
 }
 #endif
 

@@ -497,6 +497,45 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
 	info->defined = cur->regs->defined;
 }
 
+/* The row cache's space for a walk of task's user stack (struct
+ * uw_cache, "Tables across unwinds"): the number under which the core
+ * may reuse the tables find_tables gave in earlier walks.  They hold
+ * while
+ *   - the address space is the same: mm->context.ctx_id, never reused;
+ *   - no mapping of it changed: every change holds mmap_lock for
+ *     writing, which moves mm_lock_seq (odd while held: no number);
+ *   - stock's map and the VMA tracking freed nothing the tables point
+ *     into (module paths, the tracking's indexes): their counts.
+ * -d modules' tables are the module's own data, and the vdso's are read
+ * from its pages (ident).  0 = vouch for nothing: a kernel without
+ * mm_lock_seq, or no mm. */
+static u64 stp_uw_space(struct stp_unwind_context *uc,
+			struct task_struct *task)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6,14,0)
+	struct mm_struct *mm = task->mm;
+	unsigned int seq;
+	long stock, tracked;
+
+	if (!mm || !mmap_lock_speculate_try_begin(mm, &seq))
+		return 0;
+	stock = atomic_long_read(&stp_uw_stock_map_changes);
+	tracked = stp_uw_vma_releases();
+	if (uc->space.id && uc->space.mm_id == mm->context.ctx_id
+	    && uc->space.mm_seq == seq && uc->space.stock_changes == stock
+	    && uc->space.tracked_releases == tracked)
+		return uc->space.id;
+	uc->space.id = ++uc->space_last;
+	uc->space.mm_id = mm->context.ctx_id;
+	uc->space.mm_seq = seq;
+	uc->space.stock_changes = stock;
+	uc->space.tracked_releases = tracked;
+	return uc->space.id;
+#else
+	return 0;
+#endif
+}
+
 /* Begin a walk of task's user stack from r (DWARF numbering of the
  * task's ABI, validity included).  task's memory must be the current
  * address space: current itself, or a task whose mm a kernel thread has
@@ -526,6 +565,7 @@ static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 	/* The rows of every table source: the core itself refuses the
 	 * cache for tables in process memory without an ident. */
 	uc->cursor.cache = &uc->rows;
+	uc->rows.space = stp_uw_space(uc, task);
 	uc->cursor.max_depth = MAXBACKTRACE;
 	uc->cursor.max_work = STP_UW_MAX_WORK;
 	uc->cursor.min_code = STP_UW_MIN_CODE;

@@ -248,6 +248,16 @@ struct stp_unwind_context {
 		struct uw_tables tables;	/* pc_lo, pc_hi: the mapping */
 	} dmod_memo[STP_UW_DMOD_MEMO];
 	unsigned dmod_memo_next;
+	/* The row cache's space (stp_uw_space in unwind.c): what it stood
+	 * for when it was last given, and the last number given. */
+	struct {
+		u64 id;			/* 0: none given yet */
+		u64 mm_id;		/* mm->context.ctx_id */
+		unsigned int mm_seq;	/* mm->mm_lock_seq */
+		long stock_changes;	/* stp_uw_stock_map_changes */
+		long tracked_releases;	/* stp_uw_vma_releases() */
+	} space;
+	u64 space_last;
 	struct uw_cache_entry row_entries[STP_UW_ROW_CACHE > 0 ? STP_UW_ROW_CACHE : 1];
 };
 
