@@ -135,10 +135,10 @@ static void uw_rowcache_tables_set(struct uw_cache_tables_key *k,
 	}
 }
 
-/* The tag of c->ws.tables (just found, and naming their CFI), from the
- * slot that holds them, or a new one in the slot used least recently of
- * their set. */
-UW_INTERNAL uint64_t uw_rowcache_tag(struct uw_cursor *c)
+/* The slot of c->ws.tables (just found, and naming their CFI) in the
+ * table of tags: the one that holds them, or a new one in the slot used
+ * least recently of their set. */
+static struct uw_cache_tables *uw_rowcache_tag_slot(struct uw_cursor *c)
 {
 	const struct uw_tables *t = c->ws.tables;
 	struct uw_cache *cache = c->cache;
@@ -157,7 +157,7 @@ UW_INTERNAL uint64_t uw_rowcache_tag(struct uw_cursor *c)
 	for (i = 0; i < UW_CACHE_TABLES_WAYS; i++) {	/* bound: UW_CACHE_TABLES_WAYS */
 		if (set[i].tag && uw_rowcache_tables_is(&set[i].key, t, c->arch)) {
 			set[i].used = ++cache->clock;
-			return set[i].tag;
+			return &set[i];
 		}
 		if (set[i].used < victim->used)
 			victim = &set[i];
@@ -165,7 +165,7 @@ UW_INTERNAL uint64_t uw_rowcache_tag(struct uw_cursor *c)
 	uw_rowcache_tables_set(&victim->key, t, c->arch);
 	victim->tag = ++cache->tag_next;
 	victim->used = ++cache->clock;
-	return victim->tag;
+	return victim;
 }
 
 /* The kept tables are of cache->space from here on: those of another
@@ -179,12 +179,37 @@ static void uw_rowcache_space_enter(struct uw_cache *cache)
 	cache->space_next = 0;
 }
 
-/* Tables an earlier unwind of this space found for lookup, into
- * c->ws.tables with their tag (see Tables across unwinds).  1 = found. */
+UW_INTERNAL void uw_rowcache_tables_found(struct uw_cursor *c)
+{
+	struct uw_cache *cache = c->cache;
+	struct uw_cache_tables *slot = NULL;
+	struct uw_cache_space_entry *e;
+
+	c->ws.tables_tag = 0;
+	if (!cache)
+		return;
+	if (cache->entries && uw_rowcache_names_cfi(c->ws.tables)) {
+		slot = uw_rowcache_tag_slot(c);
+		c->ws.tables_tag = slot->tag;
+	}
+	if (!cache->space || !c->ws.tables_reusable)
+		return;
+	uw_rowcache_space_enter(cache);
+	e = &cache->space_entries[cache->space_next];
+	e->tables = *c->ws.tables;
+	e->tag = c->ws.tables_tag;
+	e->slot = slot ? (uint32_t)(slot - cache->tables) : 0;
+	e->arch = (uint32_t)c->arch;
+	if (cache->space_count <= cache->space_next)
+		cache->space_count = cache->space_next + 1;
+	cache->space_next = (cache->space_next + 1) % UW_CACHE_SPACE_TABLES;
+}
+
 UW_INTERNAL int uw_rowcache_space_find(struct uw_cursor *c, uint64_t lookup)
 {
 	struct uw_cache *cache = c->cache;
-	const struct uw_cache_space_entry *e;
+	struct uw_cache_space_entry *e;
+	struct uw_cache_tables *slot;
 	uint32_t i;
 
 	if (!cache || !cache->space)
@@ -192,33 +217,28 @@ UW_INTERNAL int uw_rowcache_space_find(struct uw_cursor *c, uint64_t lookup)
 	uw_rowcache_space_enter(cache);
 	for (i = 0; i < cache->space_count; i++) {	/* bound: UW_CACHE_SPACE_TABLES */
 		e = &cache->space_entries[i];
-		if (e->arch == (uint32_t)c->arch &&
-		    uw_tables_cover(&e->tables, lookup)) {
-			*c->ws.tables = e->tables;
-			c->ws.tables_tag = e->tag;
-			return 1;
+		if (e->arch != (uint32_t)c->arch ||
+		    !uw_tables_cover(&e->tables, lookup))
+			continue;
+		*c->ws.tables = e->tables;
+		if (e->tag) {
+			/* A use of their tag, as a lookup would count it, so
+			 * that the tag outlives tables used less; if it was
+			 * taken for others meanwhile, tag them again, as
+			 * find_tables' answer would be. */
+			slot = &cache->tables[e->slot];
+			if (slot->tag == e->tag) {
+				slot->used = ++cache->clock;
+			} else {
+				slot = uw_rowcache_tag_slot(c);
+				e->tag = slot->tag;
+				e->slot = (uint32_t)(slot - cache->tables);
+			}
 		}
+		c->ws.tables_tag = e->tag;
+		return 1;
 	}
 	return 0;
-}
-
-/* Keep c->ws.tables (just found, with a pc range) for later unwinds of
- * this space. */
-UW_INTERNAL void uw_rowcache_space_keep(struct uw_cursor *c)
-{
-	struct uw_cache *cache = c->cache;
-	struct uw_cache_space_entry *e;
-
-	if (!cache || !cache->space)
-		return;
-	uw_rowcache_space_enter(cache);
-	e = &cache->space_entries[cache->space_next];
-	e->tables = *c->ws.tables;
-	e->tag = c->ws.tables_tag;
-	e->arch = (uint32_t)c->arch;
-	if (cache->space_count <= cache->space_next)
-		cache->space_count = cache->space_next + 1;
-	cache->space_next = (cache->space_next + 1) % UW_CACHE_SPACE_TABLES;
 }
 
 static void uw_rowcache_fill(struct uw_cursor *c, struct uw_cache_entry *e,

@@ -410,11 +410,7 @@ int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
 	if (c->ops->find_tables(c->host, lookup, c->ws.tables) == 0) {
 		c->ws.tables->unreadable = 0;
 		c->ws.tables_reusable = c->ws.tables->pc_hi > c->ws.tables->pc_lo;
-		c->ws.tables_tag = c->cache && c->cache->entries &&
-				   uw_rowcache_names_cfi(c->ws.tables) ?
-				   uw_rowcache_tag(c) : 0;
-		if (c->ws.tables_reusable)
-			uw_rowcache_space_keep(c);
+		uw_rowcache_tables_found(c);
 		return 0;
 	}
 	unreadable = c->ws.tables->unreadable;

@@ -590,6 +590,7 @@ struct uw_cache_tables {
 struct uw_cache_space_entry {
 	struct uw_tables tables;
 	uint64_t tag;			/* their uw_cache_tables tag, or 0 */
+	uint32_t slot;			/* uw_cache.tables[slot] had the tag */
 	uint32_t arch;			/* enum uw_arch of the unwind */
 };
 
@@ -601,6 +602,13 @@ struct uw_cache {
 	uint64_t hits, misses;		/* statistics, for the host: misses
 					 * are rows parsed */
 	uint64_t range_hits;		/* of the hits, those of ranges[] */
+	/* Tables found in unwinds of space space_kept: [0, space_count),
+	 * the next replaced space_next.  Here, in the page every unwind
+	 * touches: under TCG each other page costs a TLB refill after a
+	 * context switch. */
+	uint64_t space_kept;
+	uint32_t space_count, space_next;
+	struct uw_cache_space_entry space_entries[UW_CACHE_SPACE_TABLES];
 	struct uw_cache_tables tables[UW_CACHE_TABLES];
 	uint64_t tag_next;		/* the last tag given */
 	uint64_t clock;			/* counts tag lookups */
@@ -619,11 +627,6 @@ struct uw_cache {
 							 * alone */
 	struct uw_cie_entry cies[UW_CACHE_CIES];
 	uint32_t cie_next;		/* round-robin victim */
-	/* Tables found in unwinds of space space_kept: [0, space_count),
-	 * the next replaced space_next. */
-	uint64_t space_kept;
-	uint32_t space_count, space_next;
-	struct uw_cache_space_entry space_entries[UW_CACHE_SPACE_TABLES];
 };
 
 /* Use n entries of storage (n is rounded down to a power of two; n = 0

@@ -342,11 +342,14 @@ static inline int uw_rowcache_names_cfi(const struct uw_tables *t)
 	       (t->debug_frame.data || !t->debug_frame.size);
 } 
 
-/* rowcache.c: the tag of c->ws.tables (found, with a cache, and naming
- * their CFI), for ws.tables_tag. */
-UW_INTERNAL uint64_t uw_rowcache_tag(struct uw_cursor *c);
+/* rowcache.c: c->ws.tables were just found by find_tables (with
+ * tables_reusable set): their tag in the row cache (ws.tables_tag, 0 if
+ * no cache keeps their rows), and kept for later unwinds of the cache's
+ * space if they have a pc range (uw_cache.space). */
+UW_INTERNAL void uw_rowcache_tables_found(struct uw_cursor *c);
+/* Tables an earlier unwind of the cache's space found for lookup, into
+ * c->ws.tables with their tag.  1 = found. */
 UW_INTERNAL int uw_rowcache_space_find(struct uw_cursor *c, uint64_t lookup);
-UW_INTERNAL void uw_rowcache_space_keep(struct uw_cursor *c);
 
 /* The row cache's lookup, inline: it is on every cached step's path.
  * uw_rowcache_find gives the row cached for lookup pc in c->ws.tables, or
