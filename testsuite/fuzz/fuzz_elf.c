@@ -666,6 +666,9 @@ static void walk(struct elf_host *h, const uint8_t *data, int is64)
 					UW_REG_BIT(bpr)
 				      : (is64 ? 0x1ffffu : 0x1ffu);
 	uw_cache_init(&cache, entries, 16);
+	/* The tables hold for the whole input: the host vouches for them
+	 * across unwinds (uw_cache.space). */
+	cache.space = 1;
 	h->elf_phase = 0;
 	if (!fuzz_unwind(&cur, arch, &fz_ops, h, &h->reads, &regs, data[1] & 0x3f,
 			 policy, (flags & 0x20) ? &cache : NULL, &log))
@@ -677,6 +680,25 @@ static void walk(struct elf_host *h, const uint8_t *data, int is64)
 	if (h->scan_rc == UW_ELFMEM_UNREADABLE && info->fail_addr && !policy &&
 	    log.n == 0 && log.reason == UW_STOP_NO_UNWIND_DATA)
 		abort();
+	/* With the cache: the same walk again, its tables now from the
+	 * cache's space (and its rows from the cache), and once without the
+	 * cache: the same frames and stop all three times. */
+	if (flags & 0x20) {
+		struct fuzz_frame_log again, plain;
+
+		if (!fuzz_unwind(&cur, arch, &fz_ops, h, &h->reads, &regs,
+				 data[1] & 0x3f, policy, &cache, &again) ||
+		    !fuzz_unwind(&cur, arch, &fz_ops, h, &h->reads, &regs,
+				 data[1] & 0x3f, policy, NULL, &plain))
+			abort();	/* uw_init took the same input before */
+		if (!fuzz_logs_agree(&log, &plain) ||
+		    !fuzz_logs_agree(&again, &plain)) {
+			fuzz_log_print("without the cache", &plain);
+			fuzz_log_print("cache, first walk", &log);
+			fuzz_log_print("cache, again: tables kept", &again);
+			abort();
+		}
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
