@@ -504,10 +504,11 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
  *   - the address space is the same: mm->context.ctx_id, never reused;
  *   - no mapping of it changed: every change holds mmap_lock for
  *     writing, which moves mm_lock_seq (odd while held: no number);
- *   - stock's map and the VMA tracking freed nothing the tables point
- *     into (module paths, the tracking's indexes): their counts.
+ *   - stock's map, which places the -d modules, is unchanged (its count
+ *     of changes), and the VMA tracking released nothing (its count):
+ *     the tracked objects' tables point into its records (path, index).
  * -d modules' tables are the module's own data, and the vdso's are read
- * from its pages (ident).  0 = vouch for nothing: a kernel without
+ * from its pages (ident); tables without a pc range are never kept.  0 = vouch for nothing: a kernel without
  * mm_lock_seq, or no mm. */
 static u64 stp_uw_space(struct stp_unwind_context *uc,
 			struct task_struct *task)
