@@ -508,8 +508,9 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
  *     of changes), and the VMA tracking released nothing (its count):
  *     the tracked objects' tables point into its records (path, index).
  * -d modules' tables are the module's own data, and the vdso's are read
- * from its pages (ident); tables without a pc range are never kept.  0 = vouch for nothing: a kernel without
- * mm_lock_seq, or no mm. */
+ * from its pages (ident); tables without a pc range are never kept.
+ * 0 = vouch for nothing: a kernel without mm_lock_seq, or no mm.  Each
+ * new state gets the number after the last one (never 0, never again). */
 static u64 stp_uw_space(struct stp_unwind_context *uc,
 			struct task_struct *task)
 {
@@ -526,7 +527,7 @@ static u64 stp_uw_space(struct stp_unwind_context *uc,
 	    && uc->space.mm_seq == seq && uc->space.stock_changes == stock
 	    && uc->space.tracked_releases == tracked)
 		return uc->space.id;
-	uc->space.id = ++uc->space_last;
+	uc->space.id++;
 	uc->space.mm_id = mm->context.ctx_id;
 	uc->space.mm_seq = seq;
 	uc->space.stock_changes = stock;

@@ -9,6 +9,13 @@
  */
 #include "uw_internal.h"
 
+/* Forget the tables kept across unwinds (uw_cache.space). */
+static void uw_rowcache_space_forget(struct uw_cache *cache)
+{
+	cache->space_count = 0;
+	cache->space_next = 0;
+}
+
 /* Rows are found by their tables' tag: new tags for the same tables lose
  * them all at once, with no write to the entries (which a host may have
  * thousands of), and the CIEs kept follow their tables to the new tags. */
@@ -31,16 +38,14 @@ UW_API void uw_cache_forget_rows(struct uw_cache *cache)
 	cache->range_next = 0;
 	cache->range_last = 0;
 	cache->range_count = 0;
-	cache->space_count = 0;
-	cache->space_next = 0;
+	uw_rowcache_space_forget(cache);
 }
 
 UW_API void uw_cache_clear(struct uw_cache *cache)
 {
 	uint32_t i;
 
-	cache->space_count = 0;
-	cache->space_next = 0;
+	uw_rowcache_space_forget(cache);
 	if (!cache->entries)
 		return;
 	for (i = 0; i <= cache->mask; i++)	/* bound: number of entries */
@@ -74,8 +79,7 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 	cache->tag_next = 0;
 	cache->space = 0;
 	cache->space_kept = 0;
-	cache->space_count = 0;
-	cache->space_next = 0;
+	uw_rowcache_space_forget(cache);
 	if (!entries || n == 0) {
 		cache->entries = NULL;
 		cache->mask = 0;
@@ -175,8 +179,7 @@ static void uw_rowcache_space_enter(struct uw_cache *cache)
 	if (cache->space_kept == cache->space)
 		return;
 	cache->space_kept = cache->space;
-	cache->space_count = 0;
-	cache->space_next = 0;
+	uw_rowcache_space_forget(cache);
 }
 
 UW_INTERNAL void uw_rowcache_tables_found(struct uw_cursor *c)

@@ -218,18 +218,18 @@ struct stp_unwind_context {
 	/* Kept across unwinds (see above; a context is never used by two
 	 * probes at once). */
 	int rows_ready;			/* cache initialised */
-	/* The row cache's space (stp_uw_space in unwind.c): what it stood
-	 * for when it was last given, and the last number given.  Beside
+	/* The row cache's space (stp_uw_space in unwind.c): the last number
+	 * given, and what it stands for.  Beside
 	 * rows_ready, in a page every walk touches (under TCG each other
 	 * page costs a TLB refill). */
 	struct {
-		u64 id;			/* 0: none given yet */
+		u64 id;			/* 0: none given yet (the
+					 * context starts zeroed) */
 		u64 mm_id;		/* mm->context.ctx_id */
 		unsigned int mm_seq;	/* mm->mm_lock_seq */
 		long stock_changes;	/* stp_uw_stock_map_changes */
 		long tracked_releases;	/* stp_uw_vma_releases() */
 	} space;
-	u64 space_last;
 	struct uw_cache rows;
 	struct stp_uw_vdso vdso_saved;	/* the vdso of mm vdso_mm_id */
 	u64 vdso_mm_id;
