@@ -5,8 +5,8 @@
 # SystemTap 5.6 and on the stap-unwind runtime, against
 # tools/stap-unwind-stackcount.  The events: kernel.ustack's countchains
 # (-m64, -O2) calling getppid through its 6 chains, 81 calls a round,
-# ROUNDS rounds (default 100: with 40, session 15's runs differed by a
-# third), as stap's -c command (so that stock knows its mappings).  The
+# ROUNDS rounds (default 100: with 40, runs of the same code differed by
+# a third), as stap's -c command (so that stock knows its mappings).  The
 # cost: what each call costs the calling thread in CPU time (the probe
 # runs in it), as the program measures it, less the same with no stap
 # session; and an empty probe's, for the floor of any probe,

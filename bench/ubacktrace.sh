@@ -10,23 +10,7 @@
 # and cold are the same run).  Stacks: ustack-m64-O2-nofp at getdents (9
 # frames) and in a 20-deep recursion (20 frames: MAXBACKTRACE).  Prints
 # ns and cycles per call and ours/stock cycles, warm and cold.
-# Measured 2026-11-24 (session 15, after the reader of user memory by
-# words), N=200, 3 runs in one boot of the TCG guest:
-#   stack       frames cache ours/stock cycles
-#   getdents         9  warm 0.14-0.15
-#   getdents         9  cold 0.54-0.58
-#   recurse-20      20  warm 0.12-0.13
-#   recurse-20      20  cold 0.26
-# Session 16 (-d map answers kept across walks, 128 ranges), 2 runs:
-# 0.13-0.15, 0.59-0.66, 0.12, 0.25-0.26 (the 0.66 before the ranges'
-# search stopped at those in use).
-# Session 18 (the cold path's parse 17% fewer instructions), 3 runs:
-# 0.13-0.15, 0.45-0.47, 0.11-0.13, 0.22-0.23.
-# (Session 14, on a quiet host: 0.16, 0.62-0.64, 0.13-0.14, 0.26-0.29.
-# Session 13, with a second guest loading the host, stock varying 2.3x:
-# 0.08-0.24, 0.27-0.70, 0.11-0.18, 0.22-0.48.  2026-11-22, before the
-# stack window and the kept tables: 0.20, 0.81, 0.20, 0.38; before the row
-# cache and the direct hex formatting: 0.96 and 0.91.)
+# Figures, dated, with the commit that recorded them: bench/README.md.
 # Where the cycles go: bench/ubacktrace-parts.stp.
 set -eu
 n=${1:-200}

@@ -8,11 +8,11 @@
  *
  * Why not copy_from_user_nofault() alone: on x86 it copies with rep movsb,
  * which QEMU's TCG (the guest every kernel test and benchmark runs in)
- * emulates one byte per iteration.  Measured in that guest by
- * bench/ubacktrace-parts.stp (cfu512, uread512; session 15, three runs):
- * 512 bytes cost 4,039-6,533 cycles by copy_from_user_nofault, 656-764 by
- * 8-byte loads, and a warm 9-frame walk 30% less (it reads a 512-byte
- * stack window at a time).  On hardware both take a few dozen cycles.  The
+ * emulates one byte per iteration, so there it costs several times the
+ * 8-byte loads, and makes every walk (which reads a 512-byte stack window
+ * at a time) dearer: bench/ubacktrace-parts.stp (cfu512, uread512) times
+ * both, and bench/README.md keeps the figures.  On hardware both take a
+ * few dozen cycles.  The
  * loads use the kernel's own unsafe_get_user() between
  * user_read_access_begin() and its end, with page faults disabled, after
  * the check copy_from_user_nofault() makes first: the range is user space

@@ -1,4 +1,4 @@
-/* stap-unwind: the runtime's sym.c, with honest names for user addresses.
+/* stap-unwind: the runtime's sym.c, with stap-unwind's names for user addresses.
  *
  * SystemTap's own sym.c (linked by the overlay as stap-unwind-stock/sym/sym.c)
  * is included unchanged; stap-unwind/usym.c then routes _stp_snprint_addr
@@ -6,7 +6,7 @@
  * done here rather than in stack.c because the runtime includes sym.c in
  * every module (linux/runtime.h), while stack.c comes in only with
  * pragma:unwind: a script whose only user-symbol calls are usymname() or
- * usymdata() must get the same honest names as print_ubacktrace().
+ * usymdata() must get the same names as print_ubacktrace().
  */
 #ifndef STP_UW_SYM_C
 #define STP_UW_SYM_C

@@ -547,8 +547,8 @@ struct uw_cache_tables {
  * (2 or 3 in each of libc, ld.so, python3, sort, gzip) it would otherwise
  * parse, run and compact again in each unwind.  Replaced in turn.  An
  * entry is 872 bytes and its key 48.  16 are enough for a sampler over 5
- * processes and their libraries (bench/profile-parts.stp, session 20: a
- * CIE parsed in about 1 walk of 100, against 6 to 90 rows parsed). */
+ * processes and their libraries (bench/profile-parts.stp counts the CIEs
+ * parsed; the figures are in bench/README.md). */
 #ifndef UW_CACHE_CIES
 #define UW_CACHE_CIES 16
 #endif
@@ -666,17 +666,11 @@ struct uw_step_frame {
  * the deepest chain below uw_step, through the host's find_tables and
  * read_mem, and 512 bytes for any frame; checked at build time by
  * kbuild/check.sh, and in the runtime's module by runtime/stack-budget.sh
- * (runtime/README.md).  Measured (gcc 16 -O2 with the kernel's flags,
- * x86_64, gcc's call graph, session 19): uw_step's own frame 248 bytes;
- * its deepest chain 984 in kbuild/check.sh and 1,008 in the runtime's
- * module (uw_cfi_search_index 152, uw_cfi_parse_cie 320, uw_cfi_entry
- * 176, uw_rd_bytes 72, the host's read); through a parse's CFA
- * instructions (uw_row_compute 288, uw_row_run 152, the reads) 976.  The
- * cursor itself is 12,312 bytes on x86_64 (of which UW_CIE_CACHE CIEs
- * with their rows, parsed and compacted): do not put it on a kernel
- * stack (per-CPU or per-context storage instead).  A struct
- * uw_cache_entry is 240 bytes, a struct uw_cache (with its ranges, tags
- * and CIEs) 55,768. */
+ * (runtime/README.md; the measured chains are in bench/README.md).  The
+ * cursor itself is over 12 KiB on x86_64 (it holds UW_CIE_CACHE CIEs with
+ * their rows, parsed and compacted): do not put it on a kernel stack
+ * (per-CPU or per-context storage instead), nor a struct uw_cache, which
+ * is larger still (its entries, ranges, tags and CIEs). */
 struct uw_cursor {
 	/* Caller settings; uw_init sets defaults, change before uw_step. */
 	uint32_t max_depth;	/* frames above the initial one */
