@@ -61,7 +61,6 @@
 #include <linux/sched/task_stack.h>
 #include <linux/sort.h>
 #include <linux/stacktrace.h>
-#include <linux/version.h>
 #include <linux/workqueue.h>
 #include <asm/unwind.h>
 
@@ -200,10 +199,7 @@ static void stp_uw_tsnap_ipi(void *info)
 	} else {
 		/* In the kernel: its kernel stack from where the IPI came,
 		 * its user stack from its kernel entry. */
-		rec->kdepth = regs && stp_uw_save_regs_fn
-			? stp_uw_save_regs_fn(regs, rec->kpc,
-					      STP_UW_TSNAP_KFRAMES, 0)
-			: 0;
+		rec->kdepth = stp_uw_save_regs(regs, rec->kpc, STP_UW_TSNAP_KFRAMES);
 		stp_uw_tsnap_walk(c, rec, task_pt_regs(current), 0);
 	}
 	rec->how = STP_UW_TSNAP_IPI;
@@ -221,7 +217,7 @@ static void stp_uw_tsnap_saved(struct stp_uw_tsnap_rec *rec)
 		rec->how = STP_UW_TSNAP_BUSY;
 		return;
 	}
-	rec->kdepth = stack_trace_save_tsk(t, rec->kpc, STP_UW_TSNAP_KFRAMES, 0);
+	rec->kdepth = stp_uw_save_tsk(t, rec->kpc, STP_UW_TSNAP_KFRAMES);
 	stp_uw_tsnap_walk(c, rec, task_pt_regs(t), 0);
 	rec->how = STP_UW_TSNAP_SAVED;
 	_stp_runtime_entryfn_put_context(c);
@@ -315,7 +311,7 @@ static void stp_uw_tsnap_print_raw(struct context *c, struct task_struct *t,
 	unsigned i;
 
 	if (stp_uw_vma_find(t, pc, m) != 0) {
-		_stp_print_addr(pc, caller ? STP_UW_TSNAP_FLAGS | STP_UW_SYM_CALLER
+		stp_uw_print_addr(pc, caller ? STP_UW_TSNAP_FLAGS | STP_UW_SYM_CALLER
 				: STP_UW_TSNAP_FLAGS, t, c);
 		return;
 	}
@@ -335,7 +331,7 @@ static void stp_uw_tsnap_print_user(struct context *c,
 		if (raw)
 			stp_uw_tsnap_print_raw(c, rec->task, rec->upc[n], n > 0);
 		else
-			_stp_print_addr(rec->upc[n], n ? STP_UW_TSNAP_FLAGS
+			stp_uw_print_addr(rec->upc[n], n ? STP_UW_TSNAP_FLAGS
 					| STP_UW_SYM_CALLER : STP_UW_TSNAP_FLAGS,
 					rec->task, c);
 	}
@@ -371,7 +367,7 @@ static void stp_uw_tsnap_print_thread(struct context *c,
 		return;
 	}
 	for (n = 0; n < rec->kdepth; n++)	/* bound: STP_UW_TSNAP_KFRAMES */
-		_stp_print_addr(rec->kpc[n], kflags, NULL, c);
+		stp_uw_print_addr(rec->kpc[n], kflags, NULL, c);
 	_stp_printf(" %s\n", STP_UW_KU_MARKER);
 	stp_uw_tsnap_print_user(c, rec, raw);
 }
@@ -664,8 +660,10 @@ static unsigned long stp_uw_tsnap_request(pid_t pid, int form)
 
 /* A per-CPU workqueue.  Since 6.17 (include/linux/workqueue.h) a caller
  * says so with WQ_PERCPU, and newer kernels warn at alloc_workqueue() if
- * neither it nor WQ_UNBOUND is given; before, per-CPU was the default. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+ * neither it nor WQ_UNBOUND is given; before, per-CPU was the default.
+ * Stable kernels have it too (Debian's 6.12), so the kernel is asked
+ * (stap-unwind/features.h), not its version. */
+#if defined(STP_UW_KF_WQ_PERCPU)
 #define STP_UW_TSNAP_WQ_PERCPU	WQ_PERCPU
 #else
 #define STP_UW_TSNAP_WQ_PERCPU	0

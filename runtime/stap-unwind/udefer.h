@@ -110,7 +110,7 @@ static void stp_uw_defer_print(struct context *c, struct stp_uw_defer *d)
 	_stp_printf("<deferred ubacktrace #%lu of %s[%d]>\n", d->seq,
 		    current->comm, task_pid_nr(current));
 	for (n = 0; n < d->depth; n++)
-		_stp_print_addr(d->pc[n], n ? flags | STP_UW_SYM_CALLER : flags,
+		stp_uw_print_addr(d->pc[n], n ? flags | STP_UW_SYM_CALLER : flags,
 				current, c);
 	stp_uw_stop_print(&d->stop, flags);
 }
@@ -261,7 +261,7 @@ static void stp_uw_defer_exit(void)
 			task = NULL;
 			spin_lock(&stp_uw_defer_lock);
 			if (atomic_read(&d->state) == STP_UW_DEFER_QUEUED)
-				w = task_work_cancel(d->task, stp_uw_defer_fn);
+				w = stp_uw_task_work_cancel_func(d->task, stp_uw_defer_fn);
 			if (w)
 				task = stp_uw_defer_free(container_of(w, struct stp_uw_defer, work));
 			spin_unlock(&stp_uw_defer_lock);

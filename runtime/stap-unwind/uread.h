@@ -26,16 +26,11 @@
 #define STP_UW_UREAD_H
 
 #include <linux/uaccess.h>
-#include <linux/version.h>
 #include <linux/preempt.h>	/* in_nmi */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-#include <linux/unaligned.h>
-#else
-#include <asm/unaligned.h>
-#endif
+#include "stap-unwind/features.h"	/* put_unaligned, STP_UW_HAVE_ACCESS_OK */
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0) && defined(CONFIG_X86) \
-	&& defined(unsafe_get_user) && defined(user_read_access_begin)
+#if defined(STP_UW_HAVE_ACCESS_OK) && defined(unsafe_get_user) \
+	&& defined(user_read_access_begin)
 #define STP_UW_UREAD_WORDS 1
 #endif
 

@@ -264,7 +264,7 @@ static void stp_uw_kernel_part_print(struct context *c, int sym_flags)
 	more_flags |= _STP_SYM_INEXACT;	/* as stack.c marks them */
 #endif
 	for (; n < kc->depth; n++)
-		_stp_print_addr(kc->pc[n], more_flags, NULL, c);
+		stp_uw_print_addr(kc->pc[n], more_flags, NULL, c);
 }
 
 static void stp_uw_stack_kernel_user_print(struct context *c, int sym_flags)

@@ -782,6 +782,31 @@ static int stp_uw_usym_explicit = 1;
 static int stp_uw_usym_explicit;
 #endif
 
+/* Stock's own symbol functions, which take the probe context last where
+ * this SystemTap's do (STP_UW_STOCK_SYM_CONTEXT, stock_runtime.h). */
+static int stp_uw_stock_snprint_addr(char *str, size_t len,
+				     unsigned long address, int flags,
+				     struct task_struct *task, struct context *c)
+{
+#if STP_UW_STOCK_SYM_CONTEXT
+	return _stp_snprint_addr(str, len, address, flags, task, c);
+#else
+	return _stp_snprint_addr(str, len, address, flags, task);
+#endif
+}
+
+static unsigned long stp_uw_stock_linenumber(unsigned long address,
+					     struct task_struct *task,
+					     char **filename, int need_filename,
+					     struct context *c)
+{
+#if STP_UW_STOCK_SYM_CONTEXT
+	return _stp_linenumber_lookup(address, task, filename, need_filename, c);
+#else
+	return _stp_linenumber_lookup(address, task, filename, need_filename);
+#endif
+}
+
 static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 			       int flags, struct task_struct *task,
 			       struct context *c)
@@ -797,7 +822,7 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 	/* Kernel addresses, and forms that name no symbol: SystemTap's. */
 	if (!task || !(flags & (_STP_SYM_SYMBOL | _STP_SYM_MODULE)) ||
 	    !stp_uw_usym_scratch)
-		return _stp_snprint_addr(str, len, address, flags, task, c);
+		return stp_uw_stock_snprint_addr(str, len, address, flags, task, c);
 
 	u = &this_cpu_ptr(stp_uw_usym_scratch)->u;
 	stp_uw_usym_lookup(task, address,
@@ -819,8 +844,8 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 	if (mod && (flags & _STP_SYM_MODULE_BASENAME) && strrchr(mod, '/'))
 		mod = strrchr(mod, '/') + 1;
 	if (name && (flags & (_STP_SYM_LINENUMBER | _STP_SYM_FILENAME)))
-		linenumber = _stp_linenumber_lookup(address, task, &filename,
-						    !!(flags & _STP_SYM_FILENAME), c);
+		linenumber = stp_uw_stock_linenumber(address, task, &filename,
+						     !!(flags & _STP_SYM_FILENAME), c);
 
 	f = flags & ~_STP_SYM_INEXACT;
 	if (f == _STP_SYM_SYMBOL) {
@@ -873,7 +898,8 @@ static void stp_uw_print_addr(unsigned long address, int flags,
 			      struct task_struct *task, struct context *c)
 {
 	if (!task)
-		_stp_print_addr(address, flags & ~STP_UW_SYM_CALLER, task, c);
+		stp_uw_stock_snprint_addr(NULL, 0, address,
+					  flags & ~STP_UW_SYM_CALLER, task, c);
 	else
 		stp_uw_snprint_addr(NULL, 0, address, flags, task, c);
 }
@@ -908,9 +934,17 @@ static long long stp_uw_umodoffset(unsigned long addr)
 }
 
 /* Every later caller names user addresses, and finds their objects,
- * through the functions above. */
+ * through the functions above; stock's callers pass the probe context
+ * where its functions take it. */
+#if STP_UW_STOCK_SYM_CONTEXT
 #define _stp_snprint_addr stp_uw_snprint_addr
 #define _stp_print_addr stp_uw_print_addr
+#else
+#define _stp_snprint_addr(str, len, address, flags, task) \
+	stp_uw_snprint_addr(str, len, address, flags, task, NULL)
+#define _stp_print_addr(address, flags, task) \
+	stp_uw_print_addr(address, flags, task, NULL)
+#endif
 #define _stp_umod_lookup stp_uw_umod_lookup
 
 #endif /* STP_UW_USYM_C */

@@ -102,6 +102,7 @@
 #define STP_UW_VMA_MAP_IMPL
 #include "vma_map.h"
 #include "usym_elf.h"
+#include "stap-unwind/features.h"
 
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -656,9 +657,17 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	atomic_inc(&stp_uw_vma_rescans);
 	mmap_read_lock(mm);
 	{
+		/* In address order: the maple tree's iterator, or, on kernels
+		 * without it (stap-unwind/features.h), find_vma() from each
+		 * mapping's end to the next. */
+#ifdef STP_UW_HAVE_FOR_EACH_VMA
 		VMA_ITERATOR(vmi, mm, 0);
 
-		for_each_vma(vmi, vma) {
+		for_each_vma(vmi, vma) {	/* bound: mm->map_count */
+#else
+		for (vma = find_vma(mm, 0); vma;	/* bound: mm->map_count */
+		     vma = find_vma(mm, vma->vm_end)) {
+#endif
 			struct file *f = vma->vm_file;
 
 			if (!f)

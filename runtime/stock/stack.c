@@ -35,8 +35,29 @@
 /* ------------------------------------------------------------------ */
 /* Kernel stacks                                                       */
 
-/* stack_trace_save_regs() is not exported; found at module init. */
+/* The kernel's stack_trace_save_regs() and stack_trace_save_tsk(), which
+ * it does not export (the second is exported by 6.12, not by 6.1): found
+ * in kallsyms at module init, and called where indirect branch tracking
+ * allows it (ibt_wrapper: a function nothing takes the address of may
+ * have no ENDBR).  Without them, no frames. */
 static __typeof__(stack_trace_save_regs) *stp_uw_save_regs_fn;
+static __typeof__(stack_trace_save_tsk) *stp_uw_save_tsk_fn;
+
+static unsigned int stp_uw_save_regs(struct pt_regs *regs, unsigned long *store,
+				     unsigned int size)
+{
+	if (!regs || !stp_uw_save_regs_fn)
+		return 0;
+	return ibt_wrapper(unsigned int, (*stp_uw_save_regs_fn)(regs, store, size, 0));
+}
+
+static unsigned int stp_uw_save_tsk(struct task_struct *task,
+				    unsigned long *store, unsigned int size)
+{
+	if (!stp_uw_save_tsk_fn)
+		return 0;
+	return ibt_wrapper(unsigned int, (*stp_uw_save_tsk_fn)(task, store, size, 0));
+}
 
 static void stp_uw_defer_exit(void);	/* stap-unwind/udefer.h */
 static int stp_uw_tsnap_init(void);	/* stap-unwind/snapshot.h */
@@ -58,8 +79,10 @@ static int _stp_init_stack(void)
 		return rc;
 	stp_uw_vma_done_hook = stp_uw_stack_done;
 	stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
-	dbug_unwind(1, "stack_trace_save_regs at %lx\n",
-		    (unsigned long)stp_uw_save_regs_fn);
+	stp_uw_save_tsk_fn = (void *)kallsyms_lookup_name("stack_trace_save_tsk");
+	dbug_unwind(1, "stack_trace_save_regs at %lx, stack_trace_save_tsk at %lx\n",
+		    (unsigned long)stp_uw_save_regs_fn,
+		    (unsigned long)stp_uw_save_tsk_fn);
 	return 0;
 }
 
@@ -86,9 +109,7 @@ static void stp_uw_kernel_walk(struct context *c)
 	uc->depth = 0;
 	if (c->kregs) {
 		uc->pc[uc->depth++] = pc0;
-		if (stp_uw_save_regs_fn)
-			num = ibt_wrapper(unsigned int,
-					  (*stp_uw_save_regs_fn)(c->kregs, e, MAXBACKTRACE, 0));
+		num = stp_uw_save_regs(c->kregs, e, MAXBACKTRACE);
 		/* The walk starts with regs->ip itself. */
 		if (num > 0 && (e[0] == REG_IP(c->kregs) || e[0] == pc0))
 			i = 1;
@@ -133,7 +154,7 @@ static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 	if (c->probe_type == stp_probe_type_kretprobe && c->ips.krp.pi
 	    && (sym_flags & _STP_SYM_FULL) == _STP_SYM_FULL) {
 		_stp_print("Returning from: ");
-		_stp_print_addr((unsigned long)_stp_probe_addr_r(c->ips.krp.pi),
+		stp_uw_print_addr((unsigned long)_stp_probe_addr_r(c->ips.krp.pi),
 				sym_flags, NULL, c);
 		_stp_print("Returning to  : ");
 	}
@@ -146,7 +167,7 @@ static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 	more_flags |= _STP_SYM_INEXACT;
 #endif
 	for (n = 0; n < c->uwcache_kernel.depth; n++)
-		_stp_print_addr(c->uwcache_kernel.pc[n],
+		stp_uw_print_addr(c->uwcache_kernel.pc[n],
 				(n == 0 && c->kregs) ? sym_flags : more_flags,
 				NULL, c);
 }
@@ -285,7 +306,7 @@ static void stp_uw_user_print(struct context *c, int sym_flags, int defer)
 	if (c->probe_type == stp_probe_type_uretprobe && c->ips.ri
 	    && (sym_flags & _STP_SYM_FULL) == _STP_SYM_FULL) {
 		_stp_print("Returning from: ");
-		_stp_print_addr(c->ips.ri->rp->u.vaddr, sym_flags, current, c);
+		stp_uw_print_addr(c->ips.ri->rp->u.vaddr, sym_flags, current, c);
 		_stp_print("Returning to  : ");
 	}
 #endif
@@ -294,7 +315,7 @@ static void stp_uw_user_print(struct context *c, int sym_flags, int defer)
 		if (pc == 0)
 			break;
 		/* Above the first frame, pc is a return address. */
-		_stp_print_addr(pc, n ? sym_flags | STP_UW_SYM_CALLER : sym_flags,
+		stp_uw_print_addr(pc, n ? sym_flags | STP_UW_SYM_CALLER : sym_flags,
 				current, c);
 	}
 	stp_uw_stop_print_line(c, sym_flags);	/* stap-unwind/ustop.h */
@@ -339,13 +360,20 @@ static void stp_uw_sprint(char *str, int size, struct context *c,
 	}
 	log = per_cpu_ptr(_stp_log_pcpu, raw_smp_processor_id());
 	__stp_print_flush(log);
+	/* Where the runtime can, it holds back the flush of a full buffer
+	 * (what does not fit is dropped); an older one flushes it, and the
+	 * string holds what came after. */
+#if STP_UW_STOCK_LOG_NO_FLUSH
 	log->no_flush = true;
+#endif
 	print(c, sym_flags);
 	bytes = min_t(int, size - 1, log->len);
 	memcpy(str, log->buf, bytes);
 	str[bytes] = '\0';
+#if STP_UW_STOCK_LOG_NO_FLUSH
 	log->no_flush = false;
 	log->is_full = false;
+#endif
 	log->len = 0;
 	_stp_print_unlock_irqrestore(&flags);
 }

@@ -497,6 +497,23 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
 	info->defined = cur->regs->defined;
 }
 
+/* *seq: the count of mm's mapping changes (mm_lock_seq, moved by every
+ * mmap_lock write), if no change is under way (even).  0: none, or the
+ * kernel keeps no such count (Linux 6.12 and older, or without per-VMA
+ * locks).  Where the kernel's own reader is missing but the count is its
+ * seqcount (Debian's 6.12), read it as that reader does. */
+static bool stp_uw_mm_seq(struct mm_struct *mm, unsigned int *seq)
+{
+#if defined(STP_UW_KF_MMAP_LOCK_SPECULATE)
+	return mmap_lock_speculate_try_begin(mm, seq);
+#elif defined(STP_UW_KF_MM_LOCK_SEQCOUNT)
+	*seq = raw_read_seqcount(&mm->mm_lock_seq);
+	return !(*seq & 1);
+#else
+	return false;
+#endif
+}
+
 /* The row cache's space for a walk of task's user stack (struct
  * uw_cache, "Tables across unwinds"): the number under which the core
  * may reuse the tables find_tables gave in earlier walks.  They hold
@@ -509,17 +526,17 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
  *     the tracked objects' tables point into its records (path, index).
  * -d modules' tables are the module's own data, and the vdso's are read
  * from its pages (ident); tables without a pc range are never kept.
- * 0 = vouch for nothing: a kernel without mm_lock_seq, or no mm.  Each
- * new state gets the number after the last one (never 0, never again). */
+ * 0 = vouch for nothing: a kernel without mm_lock_seq as a seqcount
+ * (stp_uw_mm_seq), or no mm.  Each new state gets the number after the
+ * last one (never 0, never again). */
 static u64 stp_uw_space(struct stp_unwind_context *uc,
 			struct task_struct *task)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6,14,0)
 	struct mm_struct *mm = task->mm;
 	unsigned int seq;
 	long stock, tracked;
 
-	if (!mm || !mmap_lock_speculate_try_begin(mm, &seq))
+	if (!mm || !stp_uw_mm_seq(mm, &seq))
 		return 0;
 	stock = atomic_long_read(&stp_uw_stock_map_changes);
 	tracked = stp_uw_vma_releases();
@@ -533,9 +550,6 @@ static u64 stp_uw_space(struct stp_unwind_context *uc,
 	uc->space.stock_changes = stock;
 	uc->space.tracked_releases = tracked;
 	return uc->space.id;
-#else
-	return 0;
-#endif
 }
 
 /* Begin a walk of task's user stack from r (DWARF numbering of the

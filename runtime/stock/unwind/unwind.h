@@ -1,7 +1,7 @@
 /* stap-unwind: the "unwind/unwind.h" of the SystemTap runtime overlay.
  *
- * What the rest of the SystemTap 5.6 runtime and the translator's
- * generated code need from this header:
+ * What the rest of the SystemTap runtime and the translator's generated
+ * code need from this header:
  *   - struct stp_unwind_cache (per-probe cache of unwound pcs, reset by the
  *     generated probe prologue through uwcache_{user,kernel}.state) and
  *     struct stp_unwind_context (uwcontext_{user,kernel}), both members of
@@ -15,6 +15,9 @@
  */
 #ifndef _STP_UNWIND_H_
 #define _STP_UNWIND_H_
+
+/* The names of the per-probe types below, as this runtime spells them. */
+#include "stap-unwind/features.h"
 
 /* The runtime builds the core as part of its one translation unit. */
 #ifndef UW_SINGLE_TU

@@ -11,8 +11,8 @@
 
 #include <linux/sched.h>
 #include <asm/ptrace.h>
-#include <linux/unaligned.h>
 #include <linux/uaccess.h>
+#include "stap-unwind/features.h"	/* get_unaligned */
 
 #include "stap-unwind/core/unwind_core.h"
 #include "stap-unwind/core/x86_64.h"
