@@ -7,35 +7,65 @@
 # ELF scan) and read_mem.  Same limits: 1 KiB for the deepest chain, 512
 # bytes for a frame.  About 3 minutes.
 #
-#   stack-budget.sh OVERLAY [STAP-OPTIONS...]
+#   stack-budget.sh [-r RELEASE] [--as-old-kernel] OVERLAY [STAP-OPTIONS...]
 #
-# Meant to run inside the stapvm target tree, with the overlay `make`
-# generated, e.g.
+# RELEASE: the kernel to build for (default: the tree's own, in /boot).
+# --as-old-kernel: as if the kernel lacked the features it may lack
+# (stap-unwind/features.h): the build of the fallbacks (the compile
+# matrix, testsuite/unit.core/matrix.exp).  Meant to run inside the
+# stapvm target tree, with the overlay `make` generated, e.g.
 #   vm/stapvm tree sh /src/runtime/stack-budget.sh /src/runtime-overlay
 # Output and exit status as check.sh's: "stack budget: OK" or
 # "stack budget: FAILED", exit 0, 1 (stap failed) or 3 (over the budget).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-overlay=$1
+rel=$(ls /boot/vmlinuz-* 2>/dev/null | head -n 1)
+rel=${rel#/boot/vmlinuz-}
+old=no
+while :; do
+	case ${1:-} in
+	-r) rel=${2:?-r needs a release}; shift 2 ;;
+	--as-old-kernel) old=yes; shift ;;
+	*) break ;;
+	esac
+done
+overlay=${1:?usage: $0 [-r RELEASE] [--as-old-kernel] OVERLAY [STAP-OPTIONS...]}
 shift
+# The kernel's features, as the stap-unwind wrapper passes them.  As on an
+# older kernel: only those that are its interface (a changed signature
+# cannot be left out), and the preprocessor's seen as absent.
+kflags=$(sh "$here/kfeatures.sh" "$rel") || exit 1
+if [ $old = yes ]; then
+	kflags="$(echo " $kflags " | sed 's/ -DSTP_UW_KF_\(MMAP_LOCK_SPECULATE\|MM_LOCK_SEQCOUNT\|WQ_PERCPU\)\b//g')"
+	kflags="$kflags -DSTP_UW_NO_FOR_EACH_VMA -DSTP_UW_NO_ACCESS_OK"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A user backtrace, its stop reason and deferral: every unwinder entry;
 # and the naming of user addresses (a frame, a build-id, a file offset).
-cat >"$work/budget.stp" <<'EOF'
+# Besides, what else of the overlay a script may pull in, so that one
+# build covers it all: uprobes and uretprobes (stock's inode uprobes,
+# with the overlay's adapter where one applies), a sampler, kernel
+# stacks, snapshots, stack ids.
+printf 'int f(int x) { return x + 1; }\nint main(void) { return f(0); }\n' >"$work/prog.c"
+gcc -g -O0 -o "$work/prog" "$work/prog.c"
+cat >"$work/budget.stp" <<EOF
 probe syscall.getdents {
 	print_ubacktrace()
-	printf("%s\n", ubacktrace_stop())
+	printf("%s\\n", ubacktrace_stop())
 	ubacktrace_defer(1)
-	printf("%s %d\n", ubuildid(uaddr()), umodfileoffset(uaddr()))
+	printf("%s %d\\n", ubuildid(uaddr()), umodfileoffset(uaddr()))
 }
+probe process("$work/prog").function("f") { print_ubacktrace(); print_kubacktrace() }
+probe process("$work/prog").function("f").return { printf("%d\\n", ubacktrace_id()) }
+probe timer.profile { if (pid()) printf("%d %d\\n", ubacktrace_id(), backtrace_id()) }
+probe begin { ustack_snapshot_raw(0) }
 EOF
-rel=$(ls /lib/modules | head -n 1)
 # -m: stap caches no named module, so it is compiled (and the graph
 # written) every time; its autoconf probes stay cached.
 if ! (cd "$work" && stap -p4 -k -r "$rel" -m uw_budget -R "$overlay" \
-	-I "$here/../tapset" -B KCFLAGS=-fcallgraph-info=su "$@" \
+	-I "$here/../tapset" -B KCFLAGS=-fcallgraph-info=su $kflags "$@" \
 	budget.stp >"$work/stap.out" 2>"$work/stap.err"); then
 	cat "$work/stap.err"
 	echo "stack budget: FAILED (stap -p4 failed)"
