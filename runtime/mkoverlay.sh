@@ -9,7 +9,7 @@
 #                           as stap-unwind/core/ (ours, included as
 #                           "stap-unwind/NAME" and "stap-unwind/core/NAME").
 # Our sym.c and vma.c wrap stock's, which stay reachable as
-# stap-unwind-stock/sym/sym.c and stap-unwind-stock/vma/vma.c.
+# stap-unwind-stock/sym_c/sym.c and stap-unwind-stock/vma_c/vma.c.
 # Pass the overlay to stap with -R OUT_DIR.  No stock file is copied.
 #
 # --root ROOT: STOCK_RUNTIME_DIR lies under ROOT, a system tree that stap
