@@ -55,9 +55,7 @@
 #include <asm/thread_info.h>
 #include <asm/vdso.h>
 
-#include "stap-unwind/core/unwind_core.h"
-#include "stap-unwind/core/x86_64.h"
-#include "stap-unwind/core/i386.h"
+#include "stap-unwind/core.h"
 
 static inline int stp_uw_in_compat_syscall(struct task_struct *tsk)
 {

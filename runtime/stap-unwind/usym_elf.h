@@ -24,10 +24,7 @@
 #include <linux/uaccess.h>
 #include "stap-unwind/uread.h"
 
-#ifndef UW_SINGLE_TU
-#define UW_SINGLE_TU
-#endif
-#include "stap-unwind/core/unwind_all.c"	/* the ELF reader, elfmem.c, and what it uses */
+#include "stap-unwind/core.h"	/* the ELF reader (the core's elfmem.h) */
 
 #define STP_UW_UELF_MAX_BUCKETS	65536	/* DT_GNU_HASH buckets examined */
 #define STP_UW_UELF_MAX_CHAIN	65536	/* DT_GNU_HASH chain words examined */

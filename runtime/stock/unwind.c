@@ -17,11 +17,8 @@
 #ifndef STP_UW_UNWIND_C
 #define STP_UW_UNWIND_C
 
-#ifndef UW_SINGLE_TU
-#define UW_SINGLE_TU
-#endif
 #include "unwind/unwind.h"
-#include "stap-unwind/core/unwind_all.c"
+#include "stap-unwind/core.h"
 #include "stap-unwind/uread.h"
 #include "stap-unwind/entry_x86.h"
 #include "stap-unwind/vma_map.h"
