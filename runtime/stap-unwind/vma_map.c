@@ -99,9 +99,8 @@
 #ifndef STP_UW_VMA_MAP_C
 #define STP_UW_VMA_MAP_C
 
-#define STP_UW_VMA_MAP_IMPL
-#include "vma_map.h"
-#include "usym_elf.h"
+#include "stap-unwind/vma_map.h"
+#include "stap-unwind/usym_elf.h"
 #include "stap-unwind/features.h"
 
 #include <linux/sched/mm.h>

@@ -633,4 +633,8 @@ static unsigned long stp_uw_user_next(struct stp_unwind_context *uc)
 	return pc;
 }
 
+/* The initial registers per kernel entry path, for this file's walks and
+ * stack.c's. */
+#include "stap-unwind/entry_x86.c"
+
 #endif /* STP_UW_UNWIND_C */

@@ -88,7 +88,7 @@ static int stp_uw_stock_map_drop(struct task_struct *tsk)
 #undef stap_drop_vma_maps
 
 #include "stap-unwind/vma_map.c"
-#include "stap-unwind/dmod_index.h"
+#include "stap-unwind/dmod_index.c"
 
 static void stp_uw_usym_init(void);	/* stap-unwind/usym.c */
 static void stp_uw_usym_exit(void);
