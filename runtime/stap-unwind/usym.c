@@ -59,7 +59,7 @@
  *
  * Caller frames: every frame of a user backtrace above the first one has
  * a return address for its pc, and is named with STP_UW_SYM_CALLER, which
- * stp_uw_frame_sym_flags() adds (stack.c, snapshot.h, udefer.h, the
+ * stp_uw_frame_sym_flags() adds (stack.c, ustack_snapshot.c, udefer.c, the
  * tapset's usymframe_pid()).  The symbol and the source line are then
  * looked up for pc - 1, the call instruction's last byte, so that a call
  * to a noreturn function at the very end of a function (whose return
