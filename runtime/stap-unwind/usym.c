@@ -30,11 +30,12 @@
  * (stp_uw_umod_lookup).
  *
  * How it is wired in: the overlay's sym.c (runtime/stock/sym.c), which every
- * module includes, includes this file right after stock's sym.c, and this
- * file then defines _stp_snprint_addr and _stp_print_addr as macros
- * naming its own functions, so that every later caller -- stack.c's
- * backtraces and the tapsets' embedded C (usymname, usymdata, print_usyms,
- * sprint_ubacktrace, ...), all emitted after sym.c -- goes through here.
+ * module includes, includes this file right after stock's sym.c, and then
+ * renames _stp_snprint_addr, _stp_print_addr and _stp_umod_lookup to this
+ * file's functions (stap-unwind/overrides.h, USYM), so that every later
+ * caller -- stack.c's backtraces and the tapsets' embedded C (usymname,
+ * usymdata, print_usyms, sprint_ubacktrace, ...), all emitted after sym.c
+ * -- goes through here.
  * Kernel addresses (task == NULL) are passed to SystemTap's own functions
  * unchanged.  The -d symbol sizes (and the cache of names read from
  * .dynsym, below) are set up by the overlay's
@@ -941,19 +942,5 @@ static long long stp_uw_umodoffset(unsigned long addr)
 	stp_uw_usym_lookup(current, addr, addr, STP_UW_USYM_FOFF, u);
 	return u->path && u->have_foff ? (long long)u->foff : -1;
 }
-
-/* Every later caller names user addresses, and finds their objects,
- * through the functions above; stock's callers pass the probe context
- * where its functions take it. */
-#if STP_UW_STOCK_SYM_CONTEXT
-#define _stp_snprint_addr stp_uw_snprint_addr
-#define _stp_print_addr stp_uw_print_addr
-#else
-#define _stp_snprint_addr(str, len, address, flags, task) \
-	stp_uw_snprint_addr(str, len, address, flags, task, NULL)
-#define _stp_print_addr(address, flags, task) \
-	stp_uw_print_addr(address, flags, task, NULL)
-#endif
-#define _stp_umod_lookup stp_uw_umod_lookup
 
 #endif /* STP_UW_USYM_C */

@@ -23,6 +23,10 @@
 #include "stap-unwind-stock/sym_c/sym.c"
 #include "stap-unwind/usym_elf.c"
 #include "stap-unwind/usym.c"
+/* From here on, every caller of stock's symbol functions gets usym.c's
+ * (stap-unwind/overrides.h). */
+#define STP_UW_OVERRIDE STP_UW_OVERRIDE_USYM
+#include "stap-unwind/overrides.h"
 #if defined(STP_USE_DWARF_UNWINDER) || defined(STP_NEED_LINE_DATA)
 #include "stap-unwind/read_pointer.c"
 #endif

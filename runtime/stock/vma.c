@@ -4,8 +4,8 @@
  * SystemTap's own vma.c (linked by the overlay as stap-unwind-stock/vma_c/vma.c)
  * keeps working unchanged: it records the mappings of the modules named
  * with -d/--ldd for _stp_umod_lookup() and the symbol code.  This file
- * includes it with its init and exit functions renamed, and puts ours
- * next to them, so that the translator's calls to _stp_vma_init() and
+ * includes it with its init and exit functions renamed
+ * (stap-unwind/overrides.h, VMA_C), and puts ours next to them, so that the translator's calls to _stp_vma_init() and
  * _stp_vma_done() (emitted whenever a script uses user backtraces or
  * symbols) also start and stop our tracking.  Its calls that change its
  * map are renamed too, to wrappers that count the changes (for the
@@ -73,19 +73,11 @@ static int stp_uw_stock_map_drop(struct task_struct *tsk)
 	return rc;
 }
 
-#define _stp_vma_init _stp_vma_init_stock
-#define _stp_vma_done _stp_vma_done_stock
-#define stap_add_vma_map_info stp_uw_stock_map_add
-#define stap_extend_vma_map_info stp_uw_stock_map_extend
-#define stap_remove_vma_map_info stp_uw_stock_map_remove
-#define stap_drop_vma_maps stp_uw_stock_map_drop
+#define STP_UW_OVERRIDE STP_UW_OVERRIDE_VMA_C
+#include "stap-unwind/overrides.h"
 #include "stap-unwind-stock/vma_c/vma.c"
-#undef _stp_vma_init
-#undef _stp_vma_done
-#undef stap_add_vma_map_info
-#undef stap_extend_vma_map_info
-#undef stap_remove_vma_map_info
-#undef stap_drop_vma_maps
+#define STP_UW_OVERRIDE STP_UW_OVERRIDE_END
+#include "stap-unwind/overrides.h"
 
 #include "stap-unwind/vma_map.c"
 #include "stap-unwind/dmod_index.c"
@@ -101,14 +93,14 @@ static void (*stp_uw_vma_done_hook)(void);
 
 static int _stp_vma_init(void)
 {
-	int rc = _stp_vma_init_stock();
+	int rc = stp_uw_stock_vma_init();
 
 	if (rc)
 		return rc;
 	rc = stp_uw_vma_init();
 	if (rc) {
 		_stp_error("Couldn't start stap-unwind vma tracking: %d\n", rc);
-		_stp_vma_done_stock();
+		stp_uw_stock_vma_done();
 		return rc;
 	}
 	stp_uw_usym_init();
@@ -123,7 +115,7 @@ static void _stp_vma_done(void)
 		stp_uw_vma_done_hook();
 	stp_uw_vma_running = 0;
 	stp_uw_vma_done();
-	_stp_vma_done_stock();
+	stp_uw_stock_vma_done();
 	/* Every probe is unregistered by now; handlers still running hold
 	 * preemption off, which synchronize_rcu() waits out. */
 	synchronize_rcu();
