@@ -6,4 +6,4 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 vm=$top/vm/stapvm
 b=/src/testsuite/kernel.ustack/build
 [ -f "$top/runtime-overlay/.stap-unwind-overlay" ] || { echo "no runtime-overlay: run make" >&2; exit 1; }
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b >/dev/null
+"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b ustack >/dev/null

@@ -14,7 +14,7 @@ set -eu
 secs=${1:-8}
 . "$(dirname "$0")/guest-common.sh"
 # The mix's programs (guest-common.sh builds the other tests' only).
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build-profile.sh $b >/dev/null
+"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b profile >/dev/null
 ds="-d $b/mix-m64 -d $b/mix-m32 -d /usr/bin/sort -d /usr/bin/gzip -d /usr/bin/python3 --ldd"
 for mode in stap stock; do
 	# shellcheck disable=SC2086

@@ -15,7 +15,7 @@
 set -eu
 [ $# -gt 0 ] || set -- 1000 10000
 . "$(dirname "$0")/guest-common.sh"
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build-snapthreads.sh $b >/dev/null
+"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b snapthreads >/dev/null
 max=0
 for n in "$@"; do [ "$n" -le "$max" ] || max=$n; done
 out=$(mktemp)
