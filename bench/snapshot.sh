@@ -23,7 +23,7 @@ trap 'rm -f "$out"' EXIT
 "$vm" guest sh -c "echo $((max * 4 + 4096)) >/proc/sys/kernel/threads-max"
 "$vm" stap -s 64 -DSTP_UW_TSNAP_THREADS=$((max + 64)) \
 	-d $b/snapthreads-m64 bench/snapshot.stp \
-	-c "sh /src/bench/snapshot-guest.sh $*" >"$out"
+	-c "env PROGS=$b sh /src/bench/snapshot-guest.sh $*" >"$out"
 awk '
 /^<snapshot #[0-9]+ of pid/ {
 	# <snapshot #K of pid P: T threads in ... read in U us (...)>
