@@ -9,6 +9,7 @@
 #include "stap-unwind/stack.h"
 #include "stap-unwind/ustop.h"
 #include "stap-unwind/entry_x86.h"
+#include "stap-unwind/init_exit.h"
 
 #ifndef STP_UW_DEFER_SLOTS
 #define STP_UW_DEFER_SLOTS	32
@@ -164,7 +165,7 @@ static unsigned long stp_uw_defer_maybe(struct context *c, int sym_flags)
 	unsigned long limit;
 	unsigned i;
 
-	if (!stp_uw_defer_flag || !stp_uw_vma_running
+	if (!stp_uw_defer_flag || !stp_uw_parts_running()
 	    || atomic_read(&stp_uw_defer_closing) || !current->mm
 	    || (current->flags & (PF_EXITING | PF_KTHREAD)))
 		return 0;

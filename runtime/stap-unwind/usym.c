@@ -38,12 +38,11 @@
  * -- goes through here.
  * Kernel addresses (task == NULL) are passed to SystemTap's own functions
  * unchanged.  The -d symbol sizes (and the cache of names read from
- * .dynsym, below) are set up by the overlay's
- * _stp_vma_init() (runtime/stock/vma.c) at module init, and freed by its
- * _stp_vma_done() at exit, after every probe is unregistered and an RCU
- * grace period has let running handlers finish: the translator emits
- * those two calls whenever a script uses user symbols or backtraces,
- * the only users of the sizes.
+ * .dynsym, below) are set up at module init, and freed at exit after
+ * every probe is unregistered and an RCU grace period has let running
+ * handlers finish, by the overlay's start-up and shutdown
+ * (stap-unwind/init_exit.c): the translator calls them whenever a script
+ * uses user symbols or backtraces, the only users of the sizes.
  *
  * Printed forms (flags as in sym.h): a symbol names the address (by
  * default also the nearest one before an address no symbol contains) / no
@@ -301,19 +300,19 @@ out:
 static void stp_uw_symsz_load(void);
 static void stp_uw_symsz_free(void);
 
-/* Module init and exit (process context), from the overlay's
- * _stp_vma_init() and _stp_vma_done(): the -d symbol sizes and the cache
- * of names from .dynsym (declared below). */
+/* Module init and exit (process context, stap-unwind/init_exit.c): the
+ * -d symbol sizes and the cache of names from .dynsym (declared below). */
 static void stp_uw_usym_cache_alloc(void);
 static void stp_uw_usym_cache_free(void);
 
-static void stp_uw_usym_init(void)
+static int stp_uw_usym_init(void)
 {
 	stp_uw_symsz_load();
 	stp_uw_usym_cache_alloc();
 	/* Without it, user addresses are named as stock names them. */
 	stp_uw_usym_scratch = __alloc_percpu(sizeof(struct stp_uw_usym_scratch),
 					     __alignof__(struct stp_uw_usym_scratch));
+	return 0;
 }
 
 static void stp_uw_usym_exit(void)

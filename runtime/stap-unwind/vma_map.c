@@ -8,7 +8,7 @@
  *
  * Who writes, and when (always process or tracepoint context, never a
  * probe handler):
- *   - module init (_stp_vma_init, through ../vma.c): every process that
+ *   - module init (stap-unwind/init_exit.c): every process that
  *     exists, including ones started before the script, is scanned with
  *     its mmap lock held for reading (get_task_mm + VMA iterator);
  *   - a task-finder target of our own (pid 0, no procname: every
@@ -1028,8 +1028,6 @@ static int stp_uw_vma_init(void)
 	return 0;
 }
 
-/* Free everything.  Module exit, after the task finder stopped and no
- * probe handler runs. */
 static void stp_uw_vma_done(void)
 {
 	struct stp_uw_proc *p;

@@ -61,4 +61,10 @@ static void stp_uw_vma_missed(struct task_struct *tsk);
  * reads the same.  Probe context. */
 static long stp_uw_vma_releases(void);
 
+/* Module init: track every process (process context, before the task
+ * finder starts).  Module exit: free everything (after the task finder
+ * stopped, no probe handler running). */
+static int stp_uw_vma_init(void);
+static void stp_uw_vma_done(void);
+
 #endif /* STP_UW_VMA_MAP_H */

@@ -65,21 +65,12 @@ static unsigned int stp_uw_save_tsk(struct task_struct *task,
 	return ibt_wrapper(unsigned int, (*stp_uw_save_tsk_fn)(task, store, size, 0));
 }
 
-/* The stack code's work still running after the probes: snapshots
- * (printing through the deferred path's machinery) first. */
-static void stp_uw_stack_done(void)
-{
-	stp_uw_ustack_snapshot_exit();
-	stp_uw_defer_exit();
-}
-
+/* Module init, in every module with backtraces: the kernel walker's
+ * functions.  Nothing to undo; the parts of the stack code that hold
+ * memory or work (snapshots, deferred backtraces) start and stop with the
+ * rest of the overlay (stap-unwind/init_exit.c). */
 static int _stp_init_stack(void)
 {
-	int rc = stp_uw_ustack_snapshot_init();
-
-	if (rc)
-		return rc;
-	stp_uw_vma_done_hook = stp_uw_stack_done;
 	stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
 	stp_uw_save_tsk_fn = (void *)kallsyms_lookup_name("stack_trace_save_tsk");
 	dbug_unwind(1, "stack_trace_save_regs at %lx, stack_trace_save_tsk at %lx\n",

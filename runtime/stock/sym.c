@@ -13,7 +13,9 @@
  *     comes in only with pragma:unwind: a script whose only user-symbol
  *     calls are usymname() or usymdata() must get the same names as
  *     print_ubacktrace();
- *   - read_pointer(), for stock's line tables.
+ *   - read_pointer(), for stock's line tables;
+ *   - the overlay's start-up and shutdown, _stp_vma_init() and
+ *     _stp_vma_done() (stap-unwind/init_exit.c).
  */
 #ifndef STP_UW_SYM_C
 #define STP_UW_SYM_C
@@ -30,5 +32,6 @@
 #if defined(STP_USE_DWARF_UNWINDER) || defined(STP_NEED_LINE_DATA)
 #include "stap-unwind/read_pointer.c"
 #endif
+#include "stap-unwind/init_exit.c"
 
 #endif /* STP_UW_SYM_C */
