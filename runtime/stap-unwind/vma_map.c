@@ -238,6 +238,21 @@ static void stp_uw_vma_uncharge(size_t size)
 	atomic_long_sub(size, &stp_uw_vma_bytes);
 }
 
+/* size bytes, charged to the budget: from kzalloc(), or, if large (an
+ * .eh_frame index), from kvmalloc() and not zeroed.  NULL, with nothing
+ * charged, when the budget or the allocator refuses.  Process context. */
+static void *stp_uw_vma_alloc(size_t size, bool large)
+{
+	void *m;
+
+	if (stp_uw_vma_charge(size))
+		return NULL;
+	m = large ? kvmalloc(size, GFP_KERNEL) : kzalloc(size, GFP_KERNEL);
+	if (!m)
+		stp_uw_vma_uncharge(size);
+	return m;
+}
+
 /* ------------------------------------------------------------------ */
 /* Probe context                                                       */
 
@@ -391,6 +406,18 @@ static void stp_uw_snap_release_locked(struct stp_uw_snap *s)
 	kfree_rcu(s, rcu);
 }
 
+/* Take p out of the table of processes and free it, with its snapshot,
+ * after a grace period (readers may still hold either).  Called with
+ * stp_uw_vma_lock held. */
+static void stp_uw_proc_unlink_locked(struct stp_uw_proc *p)
+{
+	hlist_del_rcu(&p->hnode);
+	stp_uw_snap_release_locked(rcu_dereference_protected(p->snap, 1));
+	atomic_dec(&stp_uw_vma_nprocs);
+	stp_uw_vma_uncharge(sizeof(*p));
+	kfree_rcu(p, rcu);
+}
+
 /* Forget process tgid (exec of a new image, exit).  Any context but a
  * probe handler's: spinlock only. */
 static void stp_uw_vma_drop(pid_t tgid)
@@ -401,12 +428,7 @@ static void stp_uw_vma_drop(pid_t tgid)
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
 	hlist_for_each_entry(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)], hnode) {
 		if (p->tgid == tgid) {
-			hlist_del_rcu(&p->hnode);
-			stp_uw_snap_release_locked(
-				rcu_dereference_protected(p->snap, 1));
-			atomic_dec(&stp_uw_vma_nprocs);
-			stp_uw_vma_uncharge(sizeof(*p));
-			kfree_rcu(p, rcu);
+			stp_uw_proc_unlink_locked(p);
 			break;
 		}
 	}
@@ -465,13 +487,9 @@ static void stp_uw_obj_index(struct stp_uw_obj *o, struct file *f,
 	if (n <= 0)
 		goto out;
 	bytes = sizeof(*idx) + n * sizeof(*all);
-	if (stp_uw_vma_charge(bytes))
+	idx = stp_uw_vma_alloc(bytes, true);
+	if (!idx)
 		goto out;
-	idx = kvmalloc(bytes, GFP_KERNEL);
-	if (!idx) {
-		stp_uw_vma_uncharge(bytes);
-		goto out;
-	}
 	memcpy(idx + 1, all, n * sizeof(*all));
 	idx->entries = (const struct uw_index_entry *)(idx + 1);
 	idx->count = n;
@@ -580,13 +598,9 @@ static struct stp_uw_obj *stp_uw_obj_get(struct file *f, char *pathbuf)
 		path = "(unknown)";
 	len = strlen(path);
 	size = sizeof(*o) + len + 1;
-	if (stp_uw_vma_charge(size))
+	o = stp_uw_vma_alloc(size, false);
+	if (!o)
 		return NULL;
-	o = kzalloc(size, GFP_KERNEL);
-	if (!o) {
-		stp_uw_vma_uncharge(size);
-		return NULL;
-	}
 	o->charged = size;
 	memcpy(o->path, path, len + 1);
 	o->dev = ino->i_sb->s_dev;
@@ -722,11 +736,7 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	/* Adjacent mappings of one object with the same base (the same
 	 * segment split by mprotect) stay separate entries: cheap. */
 	ssize = sizeof(*s) + n * sizeof(s->map[0]);
-	if (stp_uw_vma_charge(ssize) == 0) {
-		s = kmalloc(ssize, GFP_KERNEL);
-		if (!s)
-			stp_uw_vma_uncharge(ssize);
-	}
+	s = stp_uw_vma_alloc(ssize, false);
 	if (s) {
 		s->charged = ssize;
 		for (i = 0, k = 0; i < n; i++) {
@@ -743,11 +753,7 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 		s->n = k;
 		s->generation = atomic_long_inc_return(&stp_uw_vma_generation);
 		atomic_add(k, &stp_uw_vma_nmaps);
-		if (stp_uw_vma_charge(sizeof(*newp)) == 0) {
-			newp = kzalloc(sizeof(*newp), GFP_KERNEL);
-			if (!newp)
-				stp_uw_vma_uncharge(sizeof(*newp));
-		}
+		newp = stp_uw_vma_alloc(sizeof(*newp), false);
 	}
 
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
@@ -761,13 +767,8 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 			break;
 	/* The process exited or exec'd meanwhile: keep no record of it. */
 	if (READ_ONCE(tsk->mm) != mm || !s) {
-		if (p) {
-			hlist_del_rcu(&p->hnode);
-			stp_uw_snap_release_locked(rcu_dereference_protected(p->snap, 1));
-			atomic_dec(&stp_uw_vma_nprocs);
-			stp_uw_vma_uncharge(sizeof(*p));
-			kfree_rcu(p, rcu);
-		}
+		if (p)
+			stp_uw_proc_unlink_locked(p);
 		stp_uw_snap_release_locked(s);
 		s = NULL;
 	} else if (p) {
@@ -1042,13 +1043,8 @@ static void stp_uw_vma_done(void)
 	mutex_lock(&stp_uw_vma_rescan_mutex);
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
 	for (b = 0; b < STP_UW_VMA_HASH_SIZE; b++) {
-		hlist_for_each_entry_safe(p, tmp, &stp_uw_proc_hash[b], hnode) {
-			hlist_del_rcu(&p->hnode);
-			stp_uw_snap_release_locked(rcu_dereference_protected(p->snap, 1));
-			atomic_dec(&stp_uw_vma_nprocs);
-			stp_uw_vma_uncharge(sizeof(*p));
-			kfree_rcu(p, rcu);
-		}
+		hlist_for_each_entry_safe(p, tmp, &stp_uw_proc_hash[b], hnode)
+			stp_uw_proc_unlink_locked(p);
 	}
 	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
 	mutex_unlock(&stp_uw_vma_rescan_mutex);
