@@ -224,6 +224,7 @@ static int stp_uw_vma_charge(size_t size)
 		return -ENOMEM;
 	}
 	peak = atomic_long_read(&stp_uw_vma_peak);
+	/* bound: one retry per charger that raised the peak meanwhile */
 	while (now > peak) {
 		long old = atomic_long_cmpxchg(&stp_uw_vma_peak, peak, now);
 		if (old == peak)
@@ -260,6 +261,7 @@ static struct stp_uw_proc *stp_uw_proc_find_rcu(pid_t tgid)
 {
 	struct stp_uw_proc *p;
 
+	/* bound: one hash chain */
 	hlist_for_each_entry_rcu(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)],
 				 hnode) {
 		if (p->tgid == tgid)
@@ -288,7 +290,7 @@ static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 		goto out;
 	lo = 0;
 	hi = s->n;
-	while (lo < hi) {		/* at most log2(STP_UW_VMA_MAX_MAPS) */
+	while (lo < hi) {		/* bound: log2(STP_UW_VMA_MAX_MAPS) */
 		unsigned mid = lo + (hi - lo) / 2;
 
 		if (addr < s->map[mid].start)
@@ -346,6 +348,7 @@ static void stp_uw_vma_missed(struct task_struct *tsk)
 		goto out;
 	if (cmpxchg(&p->miss_asked, last, now) != last)
 		goto out;		/* another CPU asked just now */
+	/* bound: STP_UW_VMA_MISS_SLOTS */
 	for (i = 0; i < STP_UW_VMA_MISS_SLOTS; i++) {
 		if (atomic_cmpxchg(&stp_uw_vma_miss_tgid[i], 0, tsk->tgid) == 0) {
 			atomic_inc(&stp_uw_vma_miss_asked);
@@ -398,7 +401,7 @@ static void stp_uw_snap_release_locked(struct stp_uw_snap *s)
 	 * waits for (stp_uw_vma_releases). */
 	atomic_long_inc(&stp_uw_vma_release_count);
 	smp_mb__after_atomic();
-	for (i = 0; i < s->n; i++) {
+	for (i = 0; i < s->n; i++) {	/* bound: s->n <= STP_UW_VMA_MAX_MAPS */
 		stp_uw_obj_put_locked(s->map[i].obj);
 	}
 	atomic_sub(s->n, &stp_uw_vma_nmaps);
@@ -426,6 +429,7 @@ static void stp_uw_vma_drop(pid_t tgid)
 	unsigned long flags;
 
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	/* bound: one hash chain */
 	hlist_for_each_entry(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)], hnode) {
 		if (p->tgid == tgid) {
 			stp_uw_proc_unlink_locked(p);
@@ -551,6 +555,7 @@ static void stp_uw_vma_prefault(struct task_struct *tsk, unsigned long lo,
 
 	if (hi - lo > STP_UW_VMA_PREFAULT_MAX)
 		hi = lo + STP_UW_VMA_PREFAULT_MAX;
+	/* bound: STP_UW_VMA_PREFAULT_MAX / PAGE_SIZE */
 	for (a = lo & PAGE_MASK; a < hi; a += PAGE_SIZE) {
 		if (tsk == current) {
 			if (get_user(b, (const unsigned char __user *)a))
@@ -584,6 +589,7 @@ static struct stp_uw_obj *stp_uw_obj_get(struct file *f, char *pathbuf)
 	size_t len, size;
 
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	/* bound: one hash chain */
 	hlist_for_each_entry(o, &stp_uw_obj_hash[h], hnode) {
 		if (stp_uw_obj_match(o, ino)) {
 			o->refs++;
@@ -707,7 +713,7 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	}
 	mmap_read_unlock(mm);
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		ents[i].obj = stp_uw_obj_get(ents[i].file, pathbuf);
 		ents[i].fault_lo = ents[i].fault_hi = 0;
 	}
@@ -716,14 +722,15 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	rcu_read_lock();
 	p = stp_uw_proc_find_rcu(tgid);
 	old = (p && p->mm == mm) ? rcu_dereference(p->snap) : NULL;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		struct stp_uw_obj *o = ents[i].obj;
 		int seen = 0;
 
 		if (!o || !o->elf || !o->ehf_hi)
 			continue;
-		for (k = 0; k < i && !seen; k++)
+		for (k = 0; k < i && !seen; k++)	/* bound: i */
 			seen = ents[k].obj == o && ents[k].base == ents[i].base;
+		/* bound: old->n */
 		for (k = 0; old && k < old->n && !seen; k++)
 			seen = old->map[k].obj == o && old->map[k].base == ents[i].base;
 		if (seen)
@@ -739,6 +746,7 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	s = stp_uw_vma_alloc(ssize, false);
 	if (s) {
 		s->charged = ssize;
+		/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		for (i = 0, k = 0; i < n; i++) {
 			if (!ents[i].obj)
 				continue;
@@ -758,10 +766,11 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
 	/* Objects not used (allocation failed): drop their references. */
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		if (ents[i].obj)
 			stp_uw_obj_put_locked(ents[i].obj);
 	}
+	/* bound: one hash chain */
 	hlist_for_each_entry(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)], hnode)
 		if (p->tgid == tgid)
 			break;
@@ -794,7 +803,7 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 		kfree(newp);
 		stp_uw_vma_uncharge(sizeof(*newp));
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		if (ents[i].fault_hi > ents[i].fault_lo)
 			stp_uw_vma_prefault(tsk, ents[i].fault_lo, ents[i].fault_hi);
 		fput(ents[i].file);
@@ -818,6 +827,7 @@ static int stp_uw_vma_known(struct task_struct *tsk, unsigned long addr,
 	rcu_read_lock();
 	p = stp_uw_proc_find_rcu(tsk->tgid);
 	if (p && p->mm == tsk->mm && (s = rcu_dereference(p->snap)) != NULL) {
+		/* bound: s->n <= STP_UW_VMA_MAX_MAPS */
 		for (i = 0; i < s->n; i++) {
 			if (s->map[i].start < addr + (len ? len : 1)
 			    && s->map[i].end > addr) {
@@ -852,6 +862,7 @@ static void stp_uw_vma_refault(struct task_struct *tsk, unsigned long addr,
 	rcu_read_lock();
 	p = stp_uw_proc_find_rcu(tsk->tgid);
 	if (p && p->mm == tsk->mm && (s = rcu_dereference(p->snap)) != NULL) {
+		/* bound: s->n <= STP_UW_VMA_MAX_MAPS */
 		for (i = 0; i < s->n && n < 4; i++) {
 			const struct stp_uw_obj *o = s->map[i].obj;
 			unsigned long a, b;
@@ -871,7 +882,7 @@ static void stp_uw_vma_refault(struct task_struct *tsk, unsigned long addr,
 		}
 	}
 	rcu_read_unlock();
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++)	/* bound: n <= 4 */
 		stp_uw_vma_prefault(tsk, lo[i], hi[i]);
 }
 
@@ -954,6 +965,7 @@ static void stp_uw_vma_miss_work_fn(struct work_struct *work)
 {
 	unsigned i;
 
+	/* bound: STP_UW_VMA_MISS_SLOTS */
 	for (i = 0; i < STP_UW_VMA_MISS_SLOTS; i++) {
 		pid_t tgid = atomic_xchg(&stp_uw_vma_miss_tgid[i], 0);
 		struct task_struct *t = NULL;
@@ -989,7 +1001,7 @@ static void stp_uw_vma_scan_all(void)
 	unsigned n = 0, cap = 0, i;
 
 	rcu_read_lock();
-	for_each_process(p)
+	for_each_process(p)	/* bound: the processes */
 		cap++;
 	rcu_read_unlock();
 	cap += 64;
@@ -997,7 +1009,7 @@ static void stp_uw_vma_scan_all(void)
 	if (!tasks)
 		return;
 	rcu_read_lock();
-	for_each_process(p) {
+	for_each_process(p) {	/* bound: the processes */
 		if (n >= cap)
 			break;
 		if (p->flags & (PF_KTHREAD | PF_EXITING) || !p->mm)
@@ -1006,7 +1018,7 @@ static void stp_uw_vma_scan_all(void)
 		tasks[n++] = p;
 	}
 	rcu_read_unlock();
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= cap */
 		stp_uw_vma_rescan(tasks[i]);
 		put_task_struct(tasks[i]);
 	}
@@ -1042,7 +1054,9 @@ static void stp_uw_vma_done(void)
 	cancel_work_sync(&stp_uw_vma_miss_work);
 	mutex_lock(&stp_uw_vma_rescan_mutex);
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	/* bound: STP_UW_VMA_HASH_SIZE */
 	for (b = 0; b < STP_UW_VMA_HASH_SIZE; b++) {
+		/* bound: one hash chain */
 		hlist_for_each_entry_safe(p, tmp, &stp_uw_proc_hash[b], hnode)
 			stp_uw_proc_unlink_locked(p);
 	}
