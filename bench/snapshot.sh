@@ -21,7 +21,7 @@ for n in "$@"; do [ "$n" -le "$max" ] || max=$n; done
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$vm" guest sh -c "echo $((max * 4 + 4096)) >/proc/sys/kernel/threads-max"
-"$vm" stap -s 64 -DSTP_UW_TSNAP_THREADS=$((max + 64)) \
+"$vm" stap -s 64 -DSTP_UW_USTACK_SNAPSHOT_THREADS=$((max + 64)) \
 	-d $b/snapthreads-m64 bench/snapshot.stp \
 	-c "env PROGS=$b sh /src/bench/snapshot-guest.sh $*" >"$out"
 awk '

@@ -13,153 +13,27 @@
  * of -d modules carry (stp_uw_dmod_index_of); freed at _stp_vma_done,
  * after the probes are gone.  A module whose index cannot be made
  * (allocation, CFI the core refuses) is scanned within the budget.
- * Included by the overlay's vma.c, before unwind.c.
+ * dmod_index.c, included by the overlay's vma.c.
  */
 #ifndef STP_UW_DMOD_INDEX_H
 #define STP_UW_DMOD_INDEX_H
 
-struct stp_uw_dmod_index {
-	struct uw_index_entry *index;	/* vmalloc'd; NULL: none */
-	uint32_t count;
-};
+#include "stap-unwind/core.h"
 
-/* Per _stp_modules[i]; NULL before init and after exit. */
-static struct stp_uw_dmod_index *stp_uw_dmod_indexes;
-static unsigned stp_uw_dmod_nindexes;
+struct _stp_module;
 
 /* The sections of module m that the translator copied, as the core's
  * tables (link-time addresses; no bias, no index). */
 static void stp_uw_dmod_sections(const struct _stp_module *m,
-				 struct uw_tables *t)
-{
-	*t = (struct uw_tables){ 0 };
-	if (m->eh_frame && m->eh_frame_len) {
-		t->eh_frame = (struct uw_section){ m->eh_frame, m->eh_frame_addr,
-						   m->eh_frame_len };
-		if (m->unwind_hdr && m->unwind_hdr_len)
-			t->eh_frame_hdr = (struct uw_section){
-				m->unwind_hdr, m->unwind_hdr_addr, m->unwind_hdr_len };
-	}
-	if (m->debug_frame && m->debug_frame_len)
-		t->debug_frame = (struct uw_section){ m->debug_frame, 0,
-						      m->debug_frame_len };
-}
+				 struct uw_tables *t);
 
 /* The index of m's tables, or NULL (none needed, or none made).  Probe
  * context: reads only. */
 static const struct uw_index_entry *stp_uw_dmod_index_of(
-	const struct _stp_module *m, uint32_t *count)
-{
-	unsigned i;
+	const struct _stp_module *m, uint32_t *count);
 
-	*count = 0;
-	if (!stp_uw_dmod_indexes)
-		return NULL;
-	/* bound: _stp_num_modules, the modules named with -d */
-	for (i = 0; i < stp_uw_dmod_nindexes; i++) {
-		if (_stp_modules[i] == m) {
-			*count = stp_uw_dmod_indexes[i].count;
-			return stp_uw_dmod_indexes[i].index;
-		}
-	}
-	return NULL;
-}
-
-/* The architecture of m's file, from its ELF header (a .debug_frame's
- * addresses are the target's size); 0 or -1 if it cannot be read. */
-static int stp_uw_dmod_arch(const struct _stp_module *m, enum uw_arch *arch)
-{
-	struct uw_elf_src src;
-	struct uw_elf_hdr h;
-	struct file *f;
-	int rc;
-
-	if (!m->path)
-		return -1;
-	f = filp_open(m->path, O_RDONLY | O_LARGEFILE, 0);
-	if (IS_ERR(f))
-		return -1;
-	uw_elf_src_file(&src, stp_uw_file_read, f);
-	rc = uw_elf_read_header(&src, &h) == 0 ? 0 : -1;
-	if (rc == 0)
-		*arch = h.arch;
-	filp_close(f, NULL);
-	return rc;
-}
-
-/* Index m's tables into *out if no header searches them. */
-static void stp_uw_dmod_index_one(struct uw_cursor *scratch,
-				  const struct _stp_module *m,
-				  struct stp_uw_dmod_index *out)
-{
-	enum uw_arch arch;
-	struct uw_tables t;
-	struct uw_index_entry *idx;
-	uint64_t max, eh_at;
-	int n;
-
-	stp_uw_dmod_sections(m, &t);
-	if (stp_uw_dmod_arch(m, &arch))
-		return;		/* then scanned within the budget */
-	if (!t.debug_frame.size
-	    && (!t.eh_frame.size
-		|| (t.eh_frame_hdr.size
-		    && uw_hdr_searchable(scratch, arch, &t.eh_frame_hdr, &eh_at))))
-		return;
-	max = min_t(uint64_t, (t.eh_frame.size + t.debug_frame.size) / 8 + 1,
-		    2 * UW_MAX_SCAN_ENTRIES);
-	idx = vmalloc(max * sizeof(*idx));
-	if (!idx)
-		return;
-	n = uw_index_build(scratch, arch, &t, idx, (uint32_t)max);
-	if (n <= 0) {
-		vfree(idx);
-		return;
-	}
-	out->index = idx;
-	out->count = n;
-}
-
-static void stp_uw_dmod_index_init(void)
-{
-	struct uw_cursor *scratch;
-	unsigned i;
-
-	if (stp_uw_dmod_indexes || _stp_num_modules == 0)
-		return;
-	scratch = kmalloc(sizeof(*scratch), GFP_KERNEL);
-	stp_uw_dmod_indexes = vzalloc(sizeof(*stp_uw_dmod_indexes) * _stp_num_modules);
-	if (!scratch || !stp_uw_dmod_indexes) {
-		vfree(stp_uw_dmod_indexes);
-		stp_uw_dmod_indexes = NULL;
-		kfree(scratch);
-		return;
-	}
-	stp_uw_dmod_nindexes = _stp_num_modules;
-	/* bound: _stp_num_modules */
-	for (i = 0; i < _stp_num_modules; i++) {
-		const struct _stp_module *m = _stp_modules[i];
-
-		if (m && m->name && m->name[0] == '/')	/* user modules only */
-			stp_uw_dmod_index_one(scratch, m, &stp_uw_dmod_indexes[i]);
-		cond_resched();
-	}
-	kfree(scratch);
-}
-
-/* Module exit: no probe handler is running. */
-static void stp_uw_dmod_index_exit(void)
-{
-	unsigned i;
-
-	if (!stp_uw_dmod_indexes)
-		return;
-	/* bound: _stp_num_modules */
-	for (i = 0; i < stp_uw_dmod_nindexes; i++)
-		vfree(stp_uw_dmod_indexes[i].index);
-	vfree(stp_uw_dmod_indexes);
-	stp_uw_dmod_indexes = NULL;
-	stp_uw_dmod_nindexes = 0;
-}
+/* Module init and exit (process context; at exit no probe handler runs). */
+static int stp_uw_dmod_index_init(void);
+static void stp_uw_dmod_index_exit(void);
 
 #endif /* STP_UW_DMOD_INDEX_H */

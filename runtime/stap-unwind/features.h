@@ -70,16 +70,13 @@
  *     uprobe_unregister_nosync() (Linux 6.12): stock looks up
  *     "uprobe_unregister", which no longer exists, at every module's init,
  *     and its inode uprobes do not build: runtime/stock/linux/uprobes-inode.c.
- * Telling stock that the old calls are exported makes it look nothing up
- * and call them directly, which the adapters rename to theirs. */
+ * What stock is told, and which of its calls the adapters rename to
+ * theirs: stap-unwind/overrides.h. */
 #if defined(STP_UW_KF_TASK_WORK_CANCEL_FUNC) && !STP_UW_STOCK_TASK_WORK_CANCEL_FUNC
 #define STP_UW_TASK_WORK_CANCEL_ADAPTER 1
-#define STAPCONF_TASK_WORK_CANCEL_EXPORTED 1
 #endif
 #if defined(STP_UW_KF_UPROBE_HANDLE) && !STP_UW_STOCK_UPROBE_HANDLE
 #define STP_UW_UPROBE_HANDLE_ADAPTER 1
-#define STAPCONF_UPROBE_REGISTER_EXPORTED 1
-#define STAPCONF_UPROBE_UNREGISTER_EXPORTED 1
 #endif
 
 /* The stock names of the unwinder's per-probe types: SystemTap 5.6 renamed

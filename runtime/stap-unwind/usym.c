@@ -30,19 +30,19 @@
  * (stp_uw_umod_lookup).
  *
  * How it is wired in: the overlay's sym.c (runtime/stock/sym.c), which every
- * module includes, includes this file right after stock's sym.c, and this
- * file then defines _stp_snprint_addr and _stp_print_addr as macros
- * naming its own functions, so that every later caller -- stack.c's
- * backtraces and the tapsets' embedded C (usymname, usymdata, print_usyms,
- * sprint_ubacktrace, ...), all emitted after sym.c -- goes through here.
+ * module includes, includes this file right after stock's sym.c, and then
+ * renames _stp_snprint_addr, _stp_print_addr and _stp_umod_lookup to this
+ * file's functions (stap-unwind/overrides.h, USYM), so that every later
+ * caller -- stack.c's backtraces and the tapsets' embedded C (usymname,
+ * usymdata, print_usyms, sprint_ubacktrace, ...), all emitted after sym.c
+ * -- goes through here.
  * Kernel addresses (task == NULL) are passed to SystemTap's own functions
  * unchanged.  The -d symbol sizes (and the cache of names read from
- * .dynsym, below) are set up by the overlay's
- * _stp_vma_init() (runtime/stock/vma.c) at module init, and freed by its
- * _stp_vma_done() at exit, after every probe is unregistered and an RCU
- * grace period has let running handlers finish: the translator emits
- * those two calls whenever a script uses user symbols or backtraces,
- * the only users of the sizes.
+ * .dynsym, below) are set up at module init, and freed at exit after
+ * every probe is unregistered and an RCU grace period has let running
+ * handlers finish, by the overlay's start-up and shutdown
+ * (stap-unwind/init_exit.c): the translator calls them whenever a script
+ * uses user symbols or backtraces, the only users of the sizes.
  *
  * Printed forms (flags as in sym.h): a symbol names the address (by
  * default also the nearest one before an address no symbol contains) / no
@@ -59,7 +59,7 @@
  *
  * Caller frames: every frame of a user backtrace above the first one has
  * a return address for its pc, and is named with STP_UW_SYM_CALLER, which
- * stp_uw_frame_sym_flags() adds (stack.c, snapshot.h, udefer.h, the
+ * stp_uw_frame_sym_flags() adds (stack.c, ustack_snapshot.c, udefer.c, the
  * tapset's usymframe_pid()).  The symbol and the source line are then
  * looked up for pc - 1, the call instruction's last byte, so that a call
  * to a noreturn function at the very end of a function (whose return
@@ -300,19 +300,19 @@ out:
 static void stp_uw_symsz_load(void);
 static void stp_uw_symsz_free(void);
 
-/* Module init and exit (process context), from the overlay's
- * _stp_vma_init() and _stp_vma_done(): the -d symbol sizes and the cache
- * of names from .dynsym (declared below). */
+/* Module init and exit (process context, stap-unwind/init_exit.c): the
+ * -d symbol sizes and the cache of names from .dynsym (declared below). */
 static void stp_uw_usym_cache_alloc(void);
 static void stp_uw_usym_cache_free(void);
 
-static void stp_uw_usym_init(void)
+static int stp_uw_usym_init(void)
 {
 	stp_uw_symsz_load();
 	stp_uw_usym_cache_alloc();
 	/* Without it, user addresses are named as stock names them. */
 	stp_uw_usym_scratch = __alloc_percpu(sizeof(struct stp_uw_usym_scratch),
 					     __alignof__(struct stp_uw_usym_scratch));
+	return 0;
 }
 
 static void stp_uw_usym_exit(void)
@@ -941,19 +941,5 @@ static long long stp_uw_umodoffset(unsigned long addr)
 	stp_uw_usym_lookup(current, addr, addr, STP_UW_USYM_FOFF, u);
 	return u->path && u->have_foff ? (long long)u->foff : -1;
 }
-
-/* Every later caller names user addresses, and finds their objects,
- * through the functions above; stock's callers pass the probe context
- * where its functions take it. */
-#if STP_UW_STOCK_SYM_CONTEXT
-#define _stp_snprint_addr stp_uw_snprint_addr
-#define _stp_print_addr stp_uw_print_addr
-#else
-#define _stp_snprint_addr(str, len, address, flags, task) \
-	stp_uw_snprint_addr(str, len, address, flags, task, NULL)
-#define _stp_print_addr(address, flags, task) \
-	stp_uw_print_addr(address, flags, task, NULL)
-#endif
-#define _stp_umod_lookup stp_uw_umod_lookup
 
 #endif /* STP_UW_USYM_C */

@@ -8,7 +8,7 @@
  *
  * Who writes, and when (always process or tracepoint context, never a
  * probe handler):
- *   - module init (_stp_vma_init, through ../vma.c): every process that
+ *   - module init (stap-unwind/init_exit.c): every process that
  *     exists, including ones started before the script, is scanned with
  *     its mmap lock held for reading (get_task_mm + VMA iterator);
  *   - a task-finder target of our own (pid 0, no procname: every
@@ -99,9 +99,8 @@
 #ifndef STP_UW_VMA_MAP_C
 #define STP_UW_VMA_MAP_C
 
-#define STP_UW_VMA_MAP_IMPL
-#include "vma_map.h"
-#include "usym_elf.h"
+#include "stap-unwind/vma_map.h"
+#include "stap-unwind/usym_elf.h"
 #include "stap-unwind/features.h"
 
 #include <linux/sched/mm.h>
@@ -225,6 +224,7 @@ static int stp_uw_vma_charge(size_t size)
 		return -ENOMEM;
 	}
 	peak = atomic_long_read(&stp_uw_vma_peak);
+	/* bound: one retry per charger that raised the peak meanwhile */
 	while (now > peak) {
 		long old = atomic_long_cmpxchg(&stp_uw_vma_peak, peak, now);
 		if (old == peak)
@@ -239,6 +239,21 @@ static void stp_uw_vma_uncharge(size_t size)
 	atomic_long_sub(size, &stp_uw_vma_bytes);
 }
 
+/* size bytes, charged to the budget: from kzalloc(), or, if large (an
+ * .eh_frame index), from kvmalloc() and not zeroed.  NULL, with nothing
+ * charged, when the budget or the allocator refuses.  Process context. */
+static void *stp_uw_vma_alloc(size_t size, bool large)
+{
+	void *m;
+
+	if (stp_uw_vma_charge(size))
+		return NULL;
+	m = large ? kvmalloc(size, GFP_KERNEL) : kzalloc(size, GFP_KERNEL);
+	if (!m)
+		stp_uw_vma_uncharge(size);
+	return m;
+}
+
 /* ------------------------------------------------------------------ */
 /* Probe context                                                       */
 
@@ -246,6 +261,7 @@ static struct stp_uw_proc *stp_uw_proc_find_rcu(pid_t tgid)
 {
 	struct stp_uw_proc *p;
 
+	/* bound: one hash chain */
 	hlist_for_each_entry_rcu(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)],
 				 hnode) {
 		if (p->tgid == tgid)
@@ -274,7 +290,7 @@ static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 		goto out;
 	lo = 0;
 	hi = s->n;
-	while (lo < hi) {		/* at most log2(STP_UW_VMA_MAX_MAPS) */
+	while (lo < hi) {		/* bound: log2(STP_UW_VMA_MAX_MAPS) */
 		unsigned mid = lo + (hi - lo) / 2;
 
 		if (addr < s->map[mid].start)
@@ -332,6 +348,7 @@ static void stp_uw_vma_missed(struct task_struct *tsk)
 		goto out;
 	if (cmpxchg(&p->miss_asked, last, now) != last)
 		goto out;		/* another CPU asked just now */
+	/* bound: STP_UW_VMA_MISS_SLOTS */
 	for (i = 0; i < STP_UW_VMA_MISS_SLOTS; i++) {
 		if (atomic_cmpxchg(&stp_uw_vma_miss_tgid[i], 0, tsk->tgid) == 0) {
 			atomic_inc(&stp_uw_vma_miss_asked);
@@ -384,12 +401,24 @@ static void stp_uw_snap_release_locked(struct stp_uw_snap *s)
 	 * waits for (stp_uw_vma_releases). */
 	atomic_long_inc(&stp_uw_vma_release_count);
 	smp_mb__after_atomic();
-	for (i = 0; i < s->n; i++) {
+	for (i = 0; i < s->n; i++) {	/* bound: s->n <= STP_UW_VMA_MAX_MAPS */
 		stp_uw_obj_put_locked(s->map[i].obj);
 	}
 	atomic_sub(s->n, &stp_uw_vma_nmaps);
 	stp_uw_vma_uncharge(s->charged);
 	kfree_rcu(s, rcu);
+}
+
+/* Take p out of the table of processes and free it, with its snapshot,
+ * after a grace period (readers may still hold either).  Called with
+ * stp_uw_vma_lock held. */
+static void stp_uw_proc_unlink_locked(struct stp_uw_proc *p)
+{
+	hlist_del_rcu(&p->hnode);
+	stp_uw_snap_release_locked(rcu_dereference_protected(p->snap, 1));
+	atomic_dec(&stp_uw_vma_nprocs);
+	stp_uw_vma_uncharge(sizeof(*p));
+	kfree_rcu(p, rcu);
 }
 
 /* Forget process tgid (exec of a new image, exit).  Any context but a
@@ -400,14 +429,10 @@ static void stp_uw_vma_drop(pid_t tgid)
 	unsigned long flags;
 
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	/* bound: one hash chain */
 	hlist_for_each_entry(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)], hnode) {
 		if (p->tgid == tgid) {
-			hlist_del_rcu(&p->hnode);
-			stp_uw_snap_release_locked(
-				rcu_dereference_protected(p->snap, 1));
-			atomic_dec(&stp_uw_vma_nprocs);
-			stp_uw_vma_uncharge(sizeof(*p));
-			kfree_rcu(p, rcu);
+			stp_uw_proc_unlink_locked(p);
 			break;
 		}
 	}
@@ -466,13 +491,9 @@ static void stp_uw_obj_index(struct stp_uw_obj *o, struct file *f,
 	if (n <= 0)
 		goto out;
 	bytes = sizeof(*idx) + n * sizeof(*all);
-	if (stp_uw_vma_charge(bytes))
+	idx = stp_uw_vma_alloc(bytes, true);
+	if (!idx)
 		goto out;
-	idx = kvmalloc(bytes, GFP_KERNEL);
-	if (!idx) {
-		stp_uw_vma_uncharge(bytes);
-		goto out;
-	}
 	memcpy(idx + 1, all, n * sizeof(*all));
 	idx->entries = (const struct uw_index_entry *)(idx + 1);
 	idx->count = n;
@@ -534,6 +555,7 @@ static void stp_uw_vma_prefault(struct task_struct *tsk, unsigned long lo,
 
 	if (hi - lo > STP_UW_VMA_PREFAULT_MAX)
 		hi = lo + STP_UW_VMA_PREFAULT_MAX;
+	/* bound: STP_UW_VMA_PREFAULT_MAX / PAGE_SIZE */
 	for (a = lo & PAGE_MASK; a < hi; a += PAGE_SIZE) {
 		if (tsk == current) {
 			if (get_user(b, (const unsigned char __user *)a))
@@ -567,6 +589,7 @@ static struct stp_uw_obj *stp_uw_obj_get(struct file *f, char *pathbuf)
 	size_t len, size;
 
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	/* bound: one hash chain */
 	hlist_for_each_entry(o, &stp_uw_obj_hash[h], hnode) {
 		if (stp_uw_obj_match(o, ino)) {
 			o->refs++;
@@ -581,13 +604,9 @@ static struct stp_uw_obj *stp_uw_obj_get(struct file *f, char *pathbuf)
 		path = "(unknown)";
 	len = strlen(path);
 	size = sizeof(*o) + len + 1;
-	if (stp_uw_vma_charge(size))
+	o = stp_uw_vma_alloc(size, false);
+	if (!o)
 		return NULL;
-	o = kzalloc(size, GFP_KERNEL);
-	if (!o) {
-		stp_uw_vma_uncharge(size);
-		return NULL;
-	}
 	o->charged = size;
 	memcpy(o->path, path, len + 1);
 	o->dev = ino->i_sb->s_dev;
@@ -694,7 +713,7 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	}
 	mmap_read_unlock(mm);
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		ents[i].obj = stp_uw_obj_get(ents[i].file, pathbuf);
 		ents[i].fault_lo = ents[i].fault_hi = 0;
 	}
@@ -703,14 +722,15 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	rcu_read_lock();
 	p = stp_uw_proc_find_rcu(tgid);
 	old = (p && p->mm == mm) ? rcu_dereference(p->snap) : NULL;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		struct stp_uw_obj *o = ents[i].obj;
 		int seen = 0;
 
 		if (!o || !o->elf || !o->ehf_hi)
 			continue;
-		for (k = 0; k < i && !seen; k++)
+		for (k = 0; k < i && !seen; k++)	/* bound: i */
 			seen = ents[k].obj == o && ents[k].base == ents[i].base;
+		/* bound: old->n */
 		for (k = 0; old && k < old->n && !seen; k++)
 			seen = old->map[k].obj == o && old->map[k].base == ents[i].base;
 		if (seen)
@@ -723,13 +743,10 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	/* Adjacent mappings of one object with the same base (the same
 	 * segment split by mprotect) stay separate entries: cheap. */
 	ssize = sizeof(*s) + n * sizeof(s->map[0]);
-	if (stp_uw_vma_charge(ssize) == 0) {
-		s = kmalloc(ssize, GFP_KERNEL);
-		if (!s)
-			stp_uw_vma_uncharge(ssize);
-	}
+	s = stp_uw_vma_alloc(ssize, false);
 	if (s) {
 		s->charged = ssize;
+		/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		for (i = 0, k = 0; i < n; i++) {
 			if (!ents[i].obj)
 				continue;
@@ -744,31 +761,23 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 		s->n = k;
 		s->generation = atomic_long_inc_return(&stp_uw_vma_generation);
 		atomic_add(k, &stp_uw_vma_nmaps);
-		if (stp_uw_vma_charge(sizeof(*newp)) == 0) {
-			newp = kzalloc(sizeof(*newp), GFP_KERNEL);
-			if (!newp)
-				stp_uw_vma_uncharge(sizeof(*newp));
-		}
+		newp = stp_uw_vma_alloc(sizeof(*newp), false);
 	}
 
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
 	/* Objects not used (allocation failed): drop their references. */
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		if (ents[i].obj)
 			stp_uw_obj_put_locked(ents[i].obj);
 	}
+	/* bound: one hash chain */
 	hlist_for_each_entry(p, &stp_uw_proc_hash[stp_uw_vma_hash(tgid)], hnode)
 		if (p->tgid == tgid)
 			break;
 	/* The process exited or exec'd meanwhile: keep no record of it. */
 	if (READ_ONCE(tsk->mm) != mm || !s) {
-		if (p) {
-			hlist_del_rcu(&p->hnode);
-			stp_uw_snap_release_locked(rcu_dereference_protected(p->snap, 1));
-			atomic_dec(&stp_uw_vma_nprocs);
-			stp_uw_vma_uncharge(sizeof(*p));
-			kfree_rcu(p, rcu);
-		}
+		if (p)
+			stp_uw_proc_unlink_locked(p);
 		stp_uw_snap_release_locked(s);
 		s = NULL;
 	} else if (p) {
@@ -794,7 +803,7 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 		kfree(newp);
 		stp_uw_vma_uncharge(sizeof(*newp));
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		if (ents[i].fault_hi > ents[i].fault_lo)
 			stp_uw_vma_prefault(tsk, ents[i].fault_lo, ents[i].fault_hi);
 		fput(ents[i].file);
@@ -818,6 +827,7 @@ static int stp_uw_vma_known(struct task_struct *tsk, unsigned long addr,
 	rcu_read_lock();
 	p = stp_uw_proc_find_rcu(tsk->tgid);
 	if (p && p->mm == tsk->mm && (s = rcu_dereference(p->snap)) != NULL) {
+		/* bound: s->n <= STP_UW_VMA_MAX_MAPS */
 		for (i = 0; i < s->n; i++) {
 			if (s->map[i].start < addr + (len ? len : 1)
 			    && s->map[i].end > addr) {
@@ -852,6 +862,7 @@ static void stp_uw_vma_refault(struct task_struct *tsk, unsigned long addr,
 	rcu_read_lock();
 	p = stp_uw_proc_find_rcu(tsk->tgid);
 	if (p && p->mm == tsk->mm && (s = rcu_dereference(p->snap)) != NULL) {
+		/* bound: s->n <= STP_UW_VMA_MAX_MAPS */
 		for (i = 0; i < s->n && n < 4; i++) {
 			const struct stp_uw_obj *o = s->map[i].obj;
 			unsigned long a, b;
@@ -871,7 +882,7 @@ static void stp_uw_vma_refault(struct task_struct *tsk, unsigned long addr,
 		}
 	}
 	rcu_read_unlock();
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++)	/* bound: n <= 4 */
 		stp_uw_vma_prefault(tsk, lo[i], hi[i]);
 }
 
@@ -954,6 +965,7 @@ static void stp_uw_vma_miss_work_fn(struct work_struct *work)
 {
 	unsigned i;
 
+	/* bound: STP_UW_VMA_MISS_SLOTS */
 	for (i = 0; i < STP_UW_VMA_MISS_SLOTS; i++) {
 		pid_t tgid = atomic_xchg(&stp_uw_vma_miss_tgid[i], 0);
 		struct task_struct *t = NULL;
@@ -989,7 +1001,7 @@ static void stp_uw_vma_scan_all(void)
 	unsigned n = 0, cap = 0, i;
 
 	rcu_read_lock();
-	for_each_process(p)
+	for_each_process(p)	/* bound: the processes */
 		cap++;
 	rcu_read_unlock();
 	cap += 64;
@@ -997,7 +1009,7 @@ static void stp_uw_vma_scan_all(void)
 	if (!tasks)
 		return;
 	rcu_read_lock();
-	for_each_process(p) {
+	for_each_process(p) {	/* bound: the processes */
 		if (n >= cap)
 			break;
 		if (p->flags & (PF_KTHREAD | PF_EXITING) || !p->mm)
@@ -1006,7 +1018,7 @@ static void stp_uw_vma_scan_all(void)
 		tasks[n++] = p;
 	}
 	rcu_read_unlock();
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {	/* bound: n <= cap */
 		stp_uw_vma_rescan(tasks[i]);
 		put_task_struct(tasks[i]);
 	}
@@ -1029,8 +1041,6 @@ static int stp_uw_vma_init(void)
 	return 0;
 }
 
-/* Free everything.  Module exit, after the task finder stopped and no
- * probe handler runs. */
 static void stp_uw_vma_done(void)
 {
 	struct stp_uw_proc *p;
@@ -1044,14 +1054,11 @@ static void stp_uw_vma_done(void)
 	cancel_work_sync(&stp_uw_vma_miss_work);
 	mutex_lock(&stp_uw_vma_rescan_mutex);
 	spin_lock_irqsave(&stp_uw_vma_lock, flags);
+	/* bound: STP_UW_VMA_HASH_SIZE */
 	for (b = 0; b < STP_UW_VMA_HASH_SIZE; b++) {
-		hlist_for_each_entry_safe(p, tmp, &stp_uw_proc_hash[b], hnode) {
-			hlist_del_rcu(&p->hnode);
-			stp_uw_snap_release_locked(rcu_dereference_protected(p->snap, 1));
-			atomic_dec(&stp_uw_vma_nprocs);
-			stp_uw_vma_uncharge(sizeof(*p));
-			kfree_rcu(p, rcu);
-		}
+		/* bound: one hash chain */
+		hlist_for_each_entry_safe(p, tmp, &stp_uw_proc_hash[b], hnode)
+			stp_uw_proc_unlink_locked(p);
 	}
 	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
 	mutex_unlock(&stp_uw_vma_rescan_mutex);

@@ -2,10 +2,8 @@
  *
  * Interface shared by unwind.c (unwind tables of objects not named with -d)
  * and the symbol code (names from an object's own .dynsym, build-ids).
- * The implementation (VMA tracking for every process) is vma_map.c, which
- * defines STP_UW_VMA_MAP_IMPL before including this header; it is
- * included by the overlay's vma.c (runtime/stock/vma.c), so every runtime file
- * after sym.c sees it.  Without it, stp_uw_vma_find() knows nothing.
+ * The implementation (VMA tracking for every process) is vma_map.c,
+ * included by the overlay's vma.c (runtime/stock/vma.c) in every module.
  */
 #ifndef STP_UW_VMA_MAP_H
 #define STP_UW_VMA_MAP_H
@@ -63,21 +61,10 @@ static void stp_uw_vma_missed(struct task_struct *tsk);
  * reads the same.  Probe context. */
 static long stp_uw_vma_releases(void);
 
-#ifndef STP_UW_VMA_MAP_IMPL
-static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
-			   struct stp_uw_mapping *out)
-{
-	return -ENOENT;
-}
-
-static void stp_uw_vma_missed(struct task_struct *tsk)
-{
-}
-
-static long stp_uw_vma_releases(void)
-{
-	return 0;
-}
-#endif
+/* Module init: track every process (process context, before the task
+ * finder starts).  Module exit: free everything (after the task finder
+ * stopped, no probe handler running). */
+static int stp_uw_vma_init(void);
+static void stp_uw_vma_done(void);
 
 #endif /* STP_UW_VMA_MAP_H */

@@ -27,6 +27,12 @@
 
 #include <linux/stacktrace.h>
 #include <linux/uaccess.h>
+#include "stap-unwind/stack.h"
+#include "stap-unwind/entry_x86.h"
+#include "stap-unwind/user_walk.h"
+#include "stap-unwind/ustop.h"
+#include "stap-unwind/udefer.h"
+#include "stap-unwind/ustack_snapshot.h"
 
 #if !defined(__x86_64__)
 #error "stap-unwind: stack.c supports x86_64 kernels only"
@@ -59,25 +65,12 @@ static unsigned int stp_uw_save_tsk(struct task_struct *task,
 	return ibt_wrapper(unsigned int, (*stp_uw_save_tsk_fn)(task, store, size, 0));
 }
 
-static void stp_uw_defer_exit(void);	/* stap-unwind/udefer.h */
-static int stp_uw_tsnap_init(void);	/* stap-unwind/snapshot.h */
-static void stp_uw_tsnap_exit(void);
-
-/* The stack code's work still running after the probes: snapshots
- * (printing through the deferred path's machinery) first. */
-static void stp_uw_stack_done(void)
-{
-	stp_uw_tsnap_exit();
-	stp_uw_defer_exit();
-}
-
+/* Module init, in every module with backtraces: the kernel walker's
+ * functions.  Nothing to undo; the parts of the stack code that hold
+ * memory or work (snapshots, deferred backtraces) start and stop with the
+ * rest of the overlay (stap-unwind/init_exit.c). */
 static int _stp_init_stack(void)
 {
-	int rc = stp_uw_tsnap_init();
-
-	if (rc)
-		return rc;
-	stp_uw_vma_done_hook = stp_uw_stack_done;
 	stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
 	stp_uw_save_tsk_fn = (void *)kallsyms_lookup_name("stack_trace_save_tsk");
 	dbug_unwind(1, "stack_trace_save_regs at %lx, stack_trace_save_tsk at %lx\n",
@@ -175,9 +168,6 @@ static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 /* ------------------------------------------------------------------ */
 /* User stacks                                                         */
 
-/* stap-unwind/ustop.h (included at the end): the stop line. */
-static void stp_uw_stop_print_line(struct context *c, int sym_flags);
-
 /* The user registers of this probe hit.  In user mode (uprobes, samples
  * of user code) they are the probe's; otherwise the registers saved when
  * the task entered the kernel.  On x86_64 every entry path saves all
@@ -235,8 +225,6 @@ static unsigned long _stp_stack_unwind_one_user(struct context *c,
 	return pc;
 }
 
-/* The CFA of frame i of the cursor's walk, if the cursor's last step was
- * the one out of frame i: 0 if it did not compute one. */
 static unsigned long stp_uw_frame_cfa(const struct uw_cursor *cur, unsigned i)
 {
 	if (cur->depth == i + 1)	/* stepped out of frame i */
@@ -287,8 +275,6 @@ static unsigned long _stp_stack_user_get(struct context *c, unsigned depth)
 	}
 	return pc;
 }
-
-static unsigned long stp_uw_defer_maybe(struct context *c, int sym_flags);
 
 /* The print_ forms; defer: may queue the rest of a stack that stopped on
  * a page not resident (stap-unwind/udefer.h). */
@@ -429,8 +415,10 @@ static void _stp_stack_user_sprint(char *str, int size, struct context *c,
 	stp_uw_sprint(str, size, c, sym_flags, stp_uw_user_print_nodefer);
 }
 
-#include "stap-unwind/ustop.h"
-#include "stap-unwind/udefer.h"
-#include "stap-unwind/snapshot.h"
+/* The parts that build on the user stacks above: why a backtrace stopped,
+ * deferred backtraces, snapshots of every thread. */
+#include "stap-unwind/ustop.c"
+#include "stap-unwind/udefer.c"
+#include "stap-unwind/ustack_snapshot.c"
 
 #endif /* _STACK_C_ */

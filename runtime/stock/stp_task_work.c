@@ -12,7 +12,8 @@
  * told the call is exported, so it looks nothing up and calls
  * task_work_cancel(task, func) directly, which is renamed to ours:
  * task_work_cancel_func(), found in kallsyms by our stp_task_work_init()
- * before stock's.  Elsewhere stock's file serves as it is.
+ * before stock's (the renames: stap-unwind/overrides.h, TASK_WORK_C).
+ * Elsewhere stock's file serves as it is.
  *
  * stp_uw_task_work_cancel_func(task, func): cancel the first queued work
  * of task that runs func, on every runtime and kernel (the deferred
@@ -36,16 +37,15 @@ stp_uw_task_work_cancel_func(struct task_struct *task, task_work_func_t func)
 			   (*stp_uw_task_work_cancel_func_fn)(task, func));
 }
 
-#define task_work_cancel stp_uw_task_work_cancel_func
-#define stp_task_work_init stp_uw_stock_task_work_init
 #endif
 
+#define STP_UW_OVERRIDE STP_UW_OVERRIDE_TASK_WORK_C
+#include "stap-unwind/overrides.h"
 #include "stap-unwind-stock/stp_task_work_c/stp_task_work.c"
+#define STP_UW_OVERRIDE STP_UW_OVERRIDE_END
+#include "stap-unwind/overrides.h"
 
 #ifdef STP_UW_TASK_WORK_CANCEL_ADAPTER
-#undef task_work_cancel
-#undef stp_task_work_init
-
 static int stp_task_work_init(void)
 {
 	stp_uw_task_work_cancel_func_fn =

@@ -17,14 +17,12 @@
 #ifndef STP_UW_UNWIND_C
 #define STP_UW_UNWIND_C
 
-#ifndef UW_SINGLE_TU
-#define UW_SINGLE_TU
-#endif
 #include "unwind/unwind.h"
-#include "stap-unwind/core/unwind_all.c"
+#include "stap-unwind/core.h"
 #include "stap-unwind/uread.h"
 #include "stap-unwind/entry_x86.h"
 #include "stap-unwind/vma_map.h"
+#include "stap-unwind/user_walk.h"
 
 #include <linux/elf.h>
 
@@ -472,8 +470,6 @@ static const struct uw_host_ops stp_uw_ops = {
 	.find_tables = stp_uw_find_tables,
 };
 
-/* Forget every cached row of this context, and what scans of the vdso and
- * tracked objects found (benchmarks: a cold cache). */
 static void stp_uw_row_cache_clear(struct stp_unwind_context *uc)
 {
 	memset(uc->elf_memo, 0, sizeof(uc->elf_memo));
@@ -554,11 +550,6 @@ static u64 stp_uw_space(struct stp_unwind_context *uc,
 	return uc->space.id;
 }
 
-/* Begin a walk of task's user stack from r (DWARF numbering of the
- * task's ABI, validity included).  task's memory must be the current
- * address space: current itself, or a task whose mm a kernel thread has
- * taken up (kthread_use_mm: stap-unwind/snapshot.h).  Returns the first
- * pc, 0 if the walk cannot begin. */
 static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 					     struct task_struct *task,
 					     int compat, enum stp_uw_entry entry,
@@ -593,10 +584,6 @@ static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 	return UNW_PC(&uc->info);
 }
 
-/* Begin a user unwind of the current task from regs (the probe's,
- * task_pt_regs(current), or the script's), sanitized for entry, how they
- * were obtained (stap-unwind/entry_x86.h), or STP_UW_ENTRY_NONE.  Returns the
- * pc of the first frame, or 0 if there is no user stack. */
 static unsigned long stp_uw_user_begin(struct stp_unwind_context *uc,
 					struct pt_regs *regs,
 					enum stp_uw_entry entry)
@@ -635,5 +622,9 @@ static unsigned long stp_uw_user_next(struct stp_unwind_context *uc)
 		return 0;
 	return pc;
 }
+
+/* The initial registers per kernel entry path, for this file's walks and
+ * stack.c's. */
+#include "stap-unwind/entry_x86.c"
 
 #endif /* STP_UW_UNWIND_C */

@@ -9,9 +9,10 @@
  * predates it (SystemTap 5.1, Debian 13's) calls uprobe_register(inode,
  * offset, consumer) for an int, and uprobe_unregister(inode, offset,
  * consumer): no process(...) probe builds on Debian 13's own kernel.
- * There (STP_UW_UPROBE_HANDLE_ADAPTER, stap-unwind/features.h, which also
- * keeps stock from looking "uprobe_unregister" up at module init), stock's
- * file, included unchanged below, calls ours instead: they keep the uprobe
+ * There (STP_UW_UPROBE_HANDLE_ADAPTER, stap-unwind/features.h; what keeps
+ * stock from looking "uprobe_unregister" up at module init, and the
+ * renames: stap-unwind/overrides.h), stock's file, included unchanged
+ * below, calls ours instead: they keep the uprobe
  * each registration returned, by its consumer (stock registers each
  * consumer once at a time, and unregisters it with the same inode and
  * offset), and unregister it the new way.  Elsewhere stock's file serves
@@ -83,21 +84,17 @@ static void stp_uw_uprobe_unregister(struct inode *inode, loff_t offset,
 	uprobe_unregister_sync();
 	kfree(found);
 }
-
-#define uprobe_register stp_uw_uprobe_register
-#define uprobe_unregister stp_uw_uprobe_unregister
 #endif /* STP_UW_UPROBE_HANDLE_ADAPTER */
 
 /* Stock's file has an "else ;" that newer compilers' -Wempty-body, which
  * these kernels enable, rejects under stap's -Werror. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wempty-body"
+#define STP_UW_OVERRIDE STP_UW_OVERRIDE_UPROBES_INODE_C
+#include "stap-unwind/overrides.h"
 #include "stap-unwind-stock/linux_uprobes-inode_c/uprobes-inode.c"
+#define STP_UW_OVERRIDE STP_UW_OVERRIDE_END
+#include "stap-unwind/overrides.h"
 #pragma GCC diagnostic pop
-
-#ifdef STP_UW_UPROBE_HANDLE_ADAPTER
-#undef uprobe_register
-#undef uprobe_unregister
-#endif
 
 #endif /* STP_UW_UPROBES_INODE_C */

@@ -19,11 +19,6 @@
 /* The names of the per-probe types below, as this runtime spells them. */
 #include "stap-unwind/features.h"
 
-/* The runtime builds the core as part of its one translation unit. */
-#ifndef UW_SINGLE_TU
-#define UW_SINGLE_TU
-#endif
-
 #ifndef MAXBACKTRACE
 #define MAXBACKTRACE 20
 #endif
@@ -36,10 +31,9 @@
 #error "stap-unwind: only x86_64 kernels are supported"
 #endif
 
-/* The core (read_pointer below uses its reader) and its DWARF numbers,
- * under their standard names, plus the names stock's sym.c and sym2.c use
- * for four of them and for the two masks. */
-#include "stap-unwind/core/unwind_all.c"
+/* The core's DWARF numbers, under their standard names, plus the names
+ * stock's sym.c and sym2.c use for four of them and for the two masks. */
+#include "stap-unwind/core/dwarf.h"
 #define DW_EH_PE_leb128		DW_EH_PE_uleb128
 #define DW_EH_PE_data2		DW_EH_PE_udata2
 #define DW_EH_PE_data4		DW_EH_PE_udata4
@@ -57,46 +51,11 @@
 typedef unsigned long uleb128_t;
 typedef signed long sleb128_t;
 
-/* Decode one number of the given encoding from the table bytes at *pLoc
- * (module-local memory: line tables copied into the module by the
- * translator), not reading at or past end, with the core's reader of
- * DW_EH_PE pointers.  On success *pLoc moves past the number and its value
- * is returned; on failure (bad encoding, truncated data, unreadable
- * indirection) 0 is returned and *pLoc is unchanged.
- * compat_task: DW_EH_PE_absptr is 4 bytes (32-bit process).  user: an
- * indirect pointer is read from the current process, else from the kernel.
- * pc-relative values are relative to the byte's address in this copy. */
+/* One number of the given DW_EH_PE encoding from the line-table bytes at
+ * *pLoc, not reading at or past end (stap-unwind/read_pointer.c, on the
+ * core's reader). */
 static unsigned long read_pointer(const u8 **pLoc, const void *end,
-				  signed ptrType, int user, int compat_task)
-{
-	const u8 *p = *pLoc;
-	unsigned len = compat_task ? 4 : sizeof(unsigned long);
-	struct uw_section bytes;
-	struct uw_reader r;
-	struct uw_stop stop;
-	uint64_t v;
-
-	if (ptrType < 0 || p >= (const u8 *)end)
-		return 0;
-	/* The bytes as a section whose link-time address is their address
-	 * here: pcrel is then relative to the byte itself. */
-	bytes = (struct uw_section){ .data = p, .addr = (unsigned long)p,
-				     .size = (const u8 *)end - p };
-	uw_reader_init_local(&r, &bytes, 0, bytes.size, len, &stop);
-	r.addr_mask = ~0UL;	/* kernel addresses, whatever absptr's size */
-	if (uw_rd_encoded(&r, ptrType & ~DW_EH_PE_indirect, &v) < 0)
-		return 0;
-	if (ptrType & DW_EH_PE_indirect) {
-		unsigned long ind = 0;
-
-		if (user ? copy_from_user_nofault(&ind, (const void __user *)(unsigned long)v, len)
-			 : copy_from_kernel_nofault(&ind, (const void *)(unsigned long)v, len))
-			return 0;
-		v = ind;
-	}
-	*pLoc = p + r.pos;
-	return (unsigned long)v;
-}
+				  signed ptrType, int user, int compat_task);
 
 #endif /* STP_USE_DWARF_UNWINDER || STP_NEED_LINE_DATA */
 

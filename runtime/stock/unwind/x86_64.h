@@ -14,9 +14,7 @@
 #include <linux/uaccess.h>
 #include "stap-unwind/features.h"	/* get_unaligned */
 
-#include "stap-unwind/core/unwind_core.h"
-#include "stap-unwind/core/x86_64.h"
-#include "stap-unwind/core/i386.h"
+#include "stap-unwind/core.h"
 
 /* Unaligned loads from unwind and line tables copied into the module. */
 #define _stp_get_unaligned(ptr) get_unaligned(ptr)

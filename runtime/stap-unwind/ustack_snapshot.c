@@ -1,16 +1,16 @@
 /* stap-unwind: every thread's stack at one instant, without stopping
  * anyone (tapset/ustack_snapshot.stp).
  *
- * A probe asks (stp_uw_tsnap_request: no sleeping, no allocation, NMI
- * safe); an irq_work hands the request to a kernel worker, which may
- * sleep.  The worker runs on the CPU whose probe asked (a CPU-intensive
- * workqueue of our own, bound to that CPU), never on one the scheduler
- * picks: so the threads running on the other CPUs keep them, and each is
- * held only for its own walk by the IPI that reads it.  It yields the CPU
- * between threads.  The worker
+ * A probe asks (stp_uw_ustack_snapshot_request: no sleeping, no
+ * allocation, NMI safe); an irq_work hands the request to a kernel worker,
+ * which may sleep.  The worker runs on the CPU whose probe asked (a
+ * CPU-intensive workqueue of our own, bound to that CPU), never on one the
+ * scheduler picks: so the threads running on the other CPUs keep them,
+ * and each is held only for its own walk by the IPI that reads it.  It
+ * yields the CPU between threads.  The worker
  *   1. takes a reference on every thread of the process (or of every
- *      process), at most STP_UW_TSNAP_THREADS of them: the rest are
- *      counted as dropped;
+ *      process), at most STP_UW_USTACK_SNAPSHOT_THREADS of them: the rest
+ *      are counted as dropped;
  *   2. reads each thread, as it finds it:
  *      - running on another CPU: an IPI to that CPU unwinds it there, in
  *        interrupt context, from the registers it was interrupted at
@@ -28,7 +28,7 @@
  *      registers' for a thread running in the kernel);
  *   3. prints the records (the worker again takes up each process's
  *      address space, so that frames are named from the objects' own
- *      headers too), in one of three forms:
+ *      headers too), in one of four forms:
  *      threads: per thread, a header, kernel frames, the boundary line of
  *               print_kubacktrace(), user frames and the stop reason;
  *      grouped: threads of one process with the same user stack, once,
@@ -45,14 +45,15 @@
  * race with nothing but its own wake-up, which the switch count detects.
  *
  * Bounds: one snapshot at a time (a request while one runs is refused: 0);
- * STP_UW_TSNAP_THREADS records of struct stp_uw_tsnap_rec (under 500 bytes
- * with MAXBACKTRACE 20), allocated by the worker for the snapshot and freed
- * after it; each user walk is a probe's walk (MAXBACKTRACE frames, the work
- * budget).  Module exit cancels a queued request and waits for a running
- * worker, which stops at its next thread.
+ * STP_UW_USTACK_SNAPSHOT_THREADS records of struct
+ * stp_uw_ustack_snapshot_thread (under 500 bytes with MAXBACKTRACE 20),
+ * allocated by the worker for the snapshot and freed after it; each user
+ * walk is a probe's walk (MAXBACKTRACE frames, the work budget).  Module
+ * exit cancels a queued request and waits for a running worker, which
+ * stops at its next thread.
  */
-#ifndef STP_UW_TSNAPSHOT_H
-#define STP_UW_TSNAPSHOT_H
+#ifndef STP_UW_USTACK_SNAPSHOT_C
+#define STP_UW_USTACK_SNAPSHOT_C
 
 #include <linux/irq_work.h>
 #include <linux/kthread.h>
@@ -63,33 +64,30 @@
 #include <linux/stacktrace.h>
 #include <linux/workqueue.h>
 #include <asm/unwind.h>
+#include "stap-unwind/ustack_snapshot.h"
+#include "stap-unwind/stack.h"
+#include "stap-unwind/ustop.h"
+#include "stap-unwind/entry_x86.h"
+#include "stap-unwind/vma_map.h"
 
-#ifndef STP_UW_TSNAP_THREADS
-#define STP_UW_TSNAP_THREADS	4096
-#endif
-#define STP_UW_TSNAP_KFRAMES	24
-
-enum stp_uw_tsnap_form {
-	STP_UW_TSNAP_THREADS_FORM,
-	STP_UW_TSNAP_GROUPED,
-	STP_UW_TSNAP_FOLDED,
-	STP_UW_TSNAP_RAW,
-};
+#define STP_UW_USTACK_SNAPSHOT_KFRAMES	24	/* kernel frames of a thread */
 
 /* How a thread was read. */
-enum stp_uw_tsnap_how {
-	STP_UW_TSNAP_UNREAD,	/* not yet */
-	STP_UW_TSNAP_IPI,	/* running: on its CPU, by an IPI */
-	STP_UW_TSNAP_SAVED,	/* not running: its saved registers */
-	STP_UW_TSNAP_EXITED,	/* gone (no mm) before it could be read */
-	STP_UW_TSNAP_BUSY,	/* its CPU's SystemTap context was in use */
+enum stp_uw_ustack_snapshot_how {
+	STP_UW_USTACK_SNAPSHOT_UNREAD,	/* not yet */
+	STP_UW_USTACK_SNAPSHOT_IPI,	/* running: on its CPU, by an IPI */
+	STP_UW_USTACK_SNAPSHOT_SAVED,	/* not running: its saved registers */
+	STP_UW_USTACK_SNAPSHOT_EXITED,	/* gone (no mm) before it was read */
+	STP_UW_USTACK_SNAPSHOT_BUSY,	/* its CPU's SystemTap context was
+					 * in use */
 };
 
-struct stp_uw_tsnap_rec {
+/* One thread, as the snapshot read it. */
+struct stp_uw_ustack_snapshot_thread {
 	struct task_struct *task;	/* referenced until printed */
 	pid_t tgid, tid;
 	char comm[TASK_COMM_LEN];
-	u8 how;			/* enum stp_uw_tsnap_how */
+	u8 how;			/* enum stp_uw_ustack_snapshot_how */
 	u8 compat;
 	u8 ran;			/* ran while it was read (twice) */
 	char state;		/* task_state_to_char() */
@@ -97,12 +95,13 @@ struct stp_uw_tsnap_rec {
 	u32 ipi_ns;		/* how long the IPI held the thread */
 	long syscall;		/* in this system call; -1: none */
 	unsigned kdepth, udepth;
-	unsigned long kpc[STP_UW_TSNAP_KFRAMES];
+	unsigned long kpc[STP_UW_USTACK_SNAPSHOT_KFRAMES];
 	unsigned long upc[MAXBACKTRACE];
 	struct stp_uw_stop_info stop;
 };
 
-struct stp_uw_tsnap {
+/* The one snapshot: its request, worker and records. */
+struct stp_uw_ustack_snapshot {
 	struct irq_work irq_work;
 	struct workqueue_struct *wq;	/* per-CPU, CPU intensive */
 	struct work_struct work;
@@ -113,17 +112,17 @@ struct stp_uw_tsnap {
 	int form;
 	char what[24];		/* "pid N", "every process" */
 	atomic_long_t done;	/* number of the last snapshot finished */
-	struct stp_uw_tsnap_rec *recs;
+	struct stp_uw_ustack_snapshot_thread *recs;
 	unsigned nrecs;
 	struct stp_uw_mapping map;	/* raw form: off the kernel stack */
 	char name[160];			/* folded form: one frame's name */
 };
 
-static struct stp_uw_tsnap stp_uw_tsnap;
-static atomic_long_t stp_uw_tsnap_seq = ATOMIC_LONG_INIT(0);
+static struct stp_uw_ustack_snapshot stp_uw_ustack_snapshot;
+static atomic_long_t stp_uw_ustack_snapshot_seq = ATOMIC_LONG_INIT(0);
 
 /* What a snapshot counted, for its summary line. */
-struct stp_uw_tsnap_counts {
+struct stp_uw_ustack_snapshot_counts {
 	unsigned threads, procs, ipi, saved, exited, busy, ran, dropped;
 	int cpu;		/* the worker's (bound to it) */
 	u32 ipi_max_ns;		/* the longest any thread was held */
@@ -136,8 +135,10 @@ struct stp_uw_tsnap_counts {
 /* Walk rec's user stack from regs (kernel entry registers, or the
  * interrupted user registers: probe_in_user_mode), with rec->task's memory
  * the current address space; c held. */
-static void stp_uw_tsnap_walk(struct context *c, struct stp_uw_tsnap_rec *rec,
-			     struct pt_regs *regs, int probe_in_user_mode)
+static void stp_uw_ustack_snapshot_walk(struct context *c,
+					struct stp_uw_ustack_snapshot_thread *rec,
+					struct pt_regs *regs,
+					int probe_in_user_mode)
 {
 	struct task_struct *t = rec->task;
 	enum stp_uw_entry entry = stp_uw_classify_entry(t, regs,
@@ -158,7 +159,7 @@ static void stp_uw_tsnap_walk(struct context *c, struct stp_uw_tsnap_rec *rec,
 /* The registers the IPI interrupted: the first entry frame below this
  * handler on the kernel stack.  x86's call-function IPI does not publish
  * them through get_irq_regs(), which only some interrupts set. */
-static struct pt_regs *stp_uw_tsnap_irq_regs(void)
+static struct pt_regs *stp_uw_ustack_snapshot_irq_regs(void)
 {
 	struct unwind_state state;
 	struct pt_regs *regs;
@@ -175,9 +176,9 @@ static struct pt_regs *stp_uw_tsnap_irq_regs(void)
 }
 
 /* On the CPU the thread runs on, in interrupt context. */
-static void stp_uw_tsnap_ipi(void *info)
+static void stp_uw_ustack_snapshot_ipi(void *info)
 {
-	struct stp_uw_tsnap_rec *rec = info;
+	struct stp_uw_ustack_snapshot_thread *rec = info;
 	u64 start = ktime_get_ns();
 	struct pt_regs *regs;
 	struct context *c;
@@ -186,50 +187,54 @@ static void stp_uw_tsnap_ipi(void *info)
 		return;		/* it left: rec->how stays unread */
 	c = _stp_runtime_entryfn_get_context();
 	if (!c) {
-		rec->how = STP_UW_TSNAP_BUSY;
+		rec->how = STP_UW_USTACK_SNAPSHOT_BUSY;
 		return;
 	}
 	rec->cpu = smp_processor_id();
-	regs = stp_uw_tsnap_irq_regs();
+	regs = stp_uw_ustack_snapshot_irq_regs();
 	if (regs && user_mode(regs)) {
 		/* In user code: all its registers, and no kernel stack of
 		 * its own. */
 		rec->kdepth = 0;
-		stp_uw_tsnap_walk(c, rec, regs, 1);
+		stp_uw_ustack_snapshot_walk(c, rec, regs, 1);
 	} else {
 		/* In the kernel: its kernel stack from where the IPI came,
 		 * its user stack from its kernel entry. */
-		rec->kdepth = stp_uw_save_regs(regs, rec->kpc, STP_UW_TSNAP_KFRAMES);
-		stp_uw_tsnap_walk(c, rec, task_pt_regs(current), 0);
+		rec->kdepth = stp_uw_save_regs(regs, rec->kpc,
+					       STP_UW_USTACK_SNAPSHOT_KFRAMES);
+		stp_uw_ustack_snapshot_walk(c, rec, task_pt_regs(current), 0);
 	}
-	rec->how = STP_UW_TSNAP_IPI;
+	rec->how = STP_UW_USTACK_SNAPSHOT_IPI;
 	_stp_runtime_entryfn_put_context(c);
 	rec->ipi_ns = (u32)min_t(u64, ktime_get_ns() - start, U32_MAX);
 }
 
 /* A thread that is not running, with its mm taken up (process context). */
-static void stp_uw_tsnap_saved(struct stp_uw_tsnap_rec *rec)
+static void
+stp_uw_ustack_snapshot_saved(struct stp_uw_ustack_snapshot_thread *rec)
 {
 	struct task_struct *t = rec->task;
 	struct context *c = _stp_runtime_entryfn_get_context();
 
 	if (!c) {
-		rec->how = STP_UW_TSNAP_BUSY;
+		rec->how = STP_UW_USTACK_SNAPSHOT_BUSY;
 		return;
 	}
-	rec->kdepth = stp_uw_save_tsk(t, rec->kpc, STP_UW_TSNAP_KFRAMES);
-	stp_uw_tsnap_walk(c, rec, task_pt_regs(t), 0);
-	rec->how = STP_UW_TSNAP_SAVED;
+	rec->kdepth = stp_uw_save_tsk(t, rec->kpc,
+				      STP_UW_USTACK_SNAPSHOT_KFRAMES);
+	stp_uw_ustack_snapshot_walk(c, rec, task_pt_regs(t), 0);
+	rec->how = STP_UW_USTACK_SNAPSHOT_SAVED;
 	_stp_runtime_entryfn_put_context(c);
 }
 
-static unsigned long stp_uw_tsnap_switches(struct task_struct *t)
+static unsigned long stp_uw_ustack_snapshot_switches(struct task_struct *t)
 {
 	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
 }
 
 /* Read one thread (the worker, process context). */
-static void stp_uw_tsnap_read(struct stp_uw_tsnap_rec *rec)
+static void
+stp_uw_ustack_snapshot_read(struct stp_uw_ustack_snapshot_thread *rec)
 {
 	struct task_struct *t = rec->task;
 	struct mm_struct *mm;
@@ -238,13 +243,14 @@ static void stp_uw_tsnap_read(struct stp_uw_tsnap_rec *rec)
 	rec->state = task_state_to_char(t);
 	rec->cpu = -1;		/* the IPI sets it, if it reads the thread */
 	for (tries = 0; tries < 2; tries++) {	/* bound: one reread */
-		unsigned long sw = stp_uw_tsnap_switches(t);
+		unsigned long sw = stp_uw_ustack_snapshot_switches(t);
 		int cpu = task_cpu(t);
 
 		if (READ_ONCE(t->on_cpu) && cpu != raw_smp_processor_id()) {
-			rec->how = STP_UW_TSNAP_UNREAD;
-			smp_call_function_single(cpu, stp_uw_tsnap_ipi, rec, 1);
-			if (rec->how != STP_UW_TSNAP_UNREAD)
+			rec->how = STP_UW_USTACK_SNAPSHOT_UNREAD;
+			smp_call_function_single(cpu, stp_uw_ustack_snapshot_ipi,
+						 rec, 1);
+			if (rec->how != STP_UW_USTACK_SNAPSHOT_UNREAD)
 				return;
 			/* It left that CPU before the IPI came: read it
 			 * from its saved registers. */
@@ -253,15 +259,16 @@ static void stp_uw_tsnap_read(struct stp_uw_tsnap_rec *rec)
 		if (!mm || (t->flags & PF_EXITING)) {
 			if (mm)
 				mmput(mm);
-			rec->how = STP_UW_TSNAP_EXITED;
+			rec->how = STP_UW_USTACK_SNAPSHOT_EXITED;
 			return;
 		}
 		kthread_use_mm(mm);
-		stp_uw_tsnap_saved(rec);
+		stp_uw_ustack_snapshot_saved(rec);
 		kthread_unuse_mm(mm);
 		mmput(mm);
-		rec->ran = stp_uw_tsnap_switches(t) != sw || READ_ONCE(t->on_cpu);
-		if (!rec->ran || rec->how != STP_UW_TSNAP_SAVED)
+		rec->ran = stp_uw_ustack_snapshot_switches(t) != sw
+			   || READ_ONCE(t->on_cpu);
+		if (!rec->ran || rec->how != STP_UW_USTACK_SNAPSHOT_SAVED)
 			return;
 	}
 }
@@ -269,9 +276,19 @@ static void stp_uw_tsnap_read(struct stp_uw_tsnap_rec *rec)
 /* ------------------------------------------------------------------ */
 /* Printing                                                            */
 
-#define STP_UW_TSNAP_FLAGS	_STP_SYM_FULL
+#define STP_UW_USTACK_SNAPSHOT_SYM_FLAGS	_STP_SYM_FULL
 
-static const char *stp_uw_tsnap_state_name(const struct stp_uw_tsnap_rec *rec)
+/* Whether the thread's stacks were read (by either way). */
+static int
+stp_uw_ustack_snapshot_was_read(const struct stp_uw_ustack_snapshot_thread *rec)
+{
+	return rec->how == STP_UW_USTACK_SNAPSHOT_IPI
+		|| rec->how == STP_UW_USTACK_SNAPSHOT_SAVED;
+}
+
+/* The thread's state, as a word. */
+static const char *stp_uw_ustack_snapshot_state_name(
+	const struct stp_uw_ustack_snapshot_thread *rec)
 {
 	switch (rec->state) {
 	case 'R': return rec->cpu >= 0 ? "running" : "runnable";
@@ -287,16 +304,17 @@ static const char *stp_uw_tsnap_state_name(const struct stp_uw_tsnap_rec *rec)
 }
 
 /* "<thread TID of COMM[PID] ABI STATE...>" */
-static void stp_uw_tsnap_print_header(const struct stp_uw_tsnap_rec *rec)
+static void stp_uw_ustack_snapshot_print_header(
+	const struct stp_uw_ustack_snapshot_thread *rec)
 {
 	_stp_printf("<thread %d of %s[%d] %s %s", rec->tid, rec->comm,
 		    rec->tgid, rec->compat ? "i386" : "x86_64",
-		    stp_uw_tsnap_state_name(rec));
+		    stp_uw_ustack_snapshot_state_name(rec));
 	if (rec->cpu >= 0)
 		_stp_printf(" on cpu %d", rec->cpu);
 	if (rec->syscall >= 0)
 		_stp_printf(" in syscall %ld", rec->syscall);
-	if (rec->how == STP_UW_TSNAP_IPI)
+	if (rec->how == STP_UW_USTACK_SNAPSHOT_IPI)
 		_stp_print(" read by ipi");
 	if (rec->ran)
 		_stp_print(" (ran while read: frames may mix two moments)");
@@ -304,36 +322,42 @@ static void stp_uw_tsnap_print_header(const struct stp_uw_tsnap_rec *rec)
 }
 
 /* User frame n as stap-unwind-symbolize's raw form names it. */
-static void stp_uw_tsnap_print_raw(struct context *c, struct task_struct *t,
-				  unsigned long pc, unsigned n)
+static void stp_uw_ustack_snapshot_print_raw(struct context *c,
+					     struct task_struct *t,
+					     unsigned long pc, unsigned n)
 {
-	struct stp_uw_mapping *m = &stp_uw_tsnap.map;
+	struct stp_uw_mapping *m = &stp_uw_ustack_snapshot.map;
 	unsigned i;
 
 	if (stp_uw_vma_find(t, pc, m) != 0) {
-		stp_uw_print_addr(pc, stp_uw_frame_sym_flags(STP_UW_TSNAP_FLAGS, n),
-				t, c);
+		stp_uw_print_addr(pc, stp_uw_frame_sym_flags(
+					  STP_UW_USTACK_SNAPSHOT_SYM_FLAGS, n),
+				  t, c);
 		return;
 	}
 	_stp_printf(" 0x%lx : [%s+0x%lx] {buildid=", pc, m->path,
 		    pc - m->start + m->pgoff);
+	/* bound: STP_UW_BUILD_ID_MAX bytes */
 	for (i = 0; i < m->build_id_len && i < STP_UW_BUILD_ID_MAX; i++)
 		_stp_printf("%02x", m->build_id[i]);
 	_stp_printf(" bias=0x%lx}\n", m->bias_known ? m->bias : 0UL);
 }
 
-static void stp_uw_tsnap_print_user(struct context *c,
-				   const struct stp_uw_tsnap_rec *rec, int raw)
+static void
+stp_uw_ustack_snapshot_print_user(struct context *c,
+				  const struct stp_uw_ustack_snapshot_thread *rec,
+				  int raw)
 {
 	unsigned n;
 
 	for (n = 0; n < rec->udepth; n++) {	/* bound: MAXBACKTRACE */
 		if (raw)
-			stp_uw_tsnap_print_raw(c, rec->task, rec->upc[n], n);
+			stp_uw_ustack_snapshot_print_raw(c, rec->task,
+							 rec->upc[n], n);
 		else
-			stp_uw_print_addr(rec->upc[n],
-					stp_uw_frame_sym_flags(STP_UW_TSNAP_FLAGS, n),
-					rec->task, c);
+			stp_uw_print_addr(rec->upc[n], stp_uw_frame_sym_flags(
+					  STP_UW_USTACK_SNAPSHOT_SYM_FLAGS, n),
+					  rec->task, c);
 	}
 	/* Always: a snapshot's stacks say why they end. */
 	{
@@ -345,37 +369,39 @@ static void stp_uw_tsnap_print_user(struct context *c,
 }
 
 /* One thread: header, kernel frames, boundary, user frames, stop. */
-static void stp_uw_tsnap_print_thread(struct context *c,
-				     const struct stp_uw_tsnap_rec *rec, int raw)
+static void
+stp_uw_ustack_snapshot_print_thread(struct context *c,
+				    const struct stp_uw_ustack_snapshot_thread *rec,
+				    int raw)
 {
-	int kflags = STP_UW_TSNAP_FLAGS;
+	int kflags = STP_UW_USTACK_SNAPSHOT_SYM_FLAGS;
 	unsigned n;
 
 #ifndef CONFIG_FRAME_POINTER
 	kflags |= _STP_SYM_INEXACT;	/* as stack.c marks kernel frames */
 #endif
-	stp_uw_tsnap_print_header(rec);
+	stp_uw_ustack_snapshot_print_header(rec);
 	switch (rec->how) {
-	case STP_UW_TSNAP_EXITED:
+	case STP_UW_USTACK_SNAPSHOT_EXITED:
 		_stp_print(" <exited before it could be read>\n");
 		return;
-	case STP_UW_TSNAP_BUSY:
+	case STP_UW_USTACK_SNAPSHOT_BUSY:
 		_stp_print(" <not read: a probe was running on its cpu>\n");
 		return;
-	case STP_UW_TSNAP_UNREAD:
+	case STP_UW_USTACK_SNAPSHOT_UNREAD:
 		_stp_print(" <not read: the module is unloading>\n");
 		return;
 	}
-	for (n = 0; n < rec->kdepth; n++)	/* bound: STP_UW_TSNAP_KFRAMES */
+	for (n = 0; n < rec->kdepth; n++)	/* bound: KFRAMES */
 		stp_uw_print_addr(rec->kpc[n], kflags, NULL, c);
 	_stp_printf(" %s\n", STP_UW_KU_MARKER);
-	stp_uw_tsnap_print_user(c, rec, raw);
+	stp_uw_ustack_snapshot_print_user(c, rec, raw);
 }
 
 /* Grouping: by process, then user stack. */
-static int stp_uw_tsnap_cmp(const void *a, const void *b)
+static int stp_uw_ustack_snapshot_cmp(const void *a, const void *b)
 {
-	const struct stp_uw_tsnap_rec *x = a, *y = b;
+	const struct stp_uw_ustack_snapshot_thread *x = a, *y = b;
 	unsigned n;
 
 	if (x->tgid != y->tgid)
@@ -392,8 +418,9 @@ static int stp_uw_tsnap_cmp(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static int stp_uw_tsnap_same(const struct stp_uw_tsnap_rec *x,
-			    const struct stp_uw_tsnap_rec *y)
+static int
+stp_uw_ustack_snapshot_same(const struct stp_uw_ustack_snapshot_thread *x,
+			    const struct stp_uw_ustack_snapshot_thread *y)
 {
 	return x->tgid == y->tgid && x->how == y->how && x->udepth == y->udepth
 		&& x->stop.reason == y->stop.reason
@@ -401,11 +428,12 @@ static int stp_uw_tsnap_same(const struct stp_uw_tsnap_rec *x,
 }
 
 /* "comm;outer;...;inner COUNT" */
-static void stp_uw_tsnap_print_folded(struct context *c,
-				     const struct stp_uw_tsnap_rec *rec,
-				     unsigned count)
+static void
+stp_uw_ustack_snapshot_print_folded(struct context *c,
+				    const struct stp_uw_ustack_snapshot_thread *rec,
+				    unsigned count)
 {
-	char *name = stp_uw_tsnap.name;
+	char *name = stp_uw_ustack_snapshot.name;
 	unsigned n;
 
 	_stp_printf("%s", rec->comm);
@@ -414,20 +442,22 @@ static void stp_uw_tsnap_print_folded(struct context *c,
 	if (rec->udepth && rec->stop.reason != UW_STOP_END_OF_STACK)
 		_stp_printf(";[%s]", uw_stop_reason_id(rec->stop.reason));
 	for (n = rec->udepth; n-- > 0;) {	/* bound: MAXBACKTRACE */
-		stp_uw_snprint_addr(name, sizeof(stp_uw_tsnap.name), rec->upc[n],
+		stp_uw_snprint_addr(name, sizeof(stp_uw_ustack_snapshot.name),
+				    rec->upc[n],
 				    stp_uw_frame_sym_flags(_STP_SYM_SYMBOL, n),
 				    rec->task, c);
 		_stp_printf(";%s", name);
 	}
-	if (rec->how != STP_UW_TSNAP_IPI && rec->how != STP_UW_TSNAP_SAVED)
+	if (!stp_uw_ustack_snapshot_was_read(rec))
 		_stp_print(";[not read]");
 	_stp_printf(" %u\n", count);
 }
 
 /* One group [first, first + count) of identical stacks. */
-static void stp_uw_tsnap_print_group(struct context *c,
-				    const struct stp_uw_tsnap_rec *first,
-				    unsigned count)
+static void
+stp_uw_ustack_snapshot_print_group(struct context *c,
+				   const struct stp_uw_ustack_snapshot_thread *first,
+				   unsigned count)
 {
 	unsigned i;
 
@@ -436,23 +466,24 @@ static void stp_uw_tsnap_print_group(struct context *c,
 	for (i = 0; i < count; i++)		/* bound: the group */
 		_stp_printf(" %d", first[i].tid);
 	_stp_print(">\n");
-	if (first->how == STP_UW_TSNAP_EXITED)
+	if (first->how == STP_UW_USTACK_SNAPSHOT_EXITED)
 		_stp_print(" <exited before it could be read>\n");
-	else if (first->how != STP_UW_TSNAP_IPI && first->how != STP_UW_TSNAP_SAVED)
+	else if (!stp_uw_ustack_snapshot_was_read(first))
 		_stp_print(" <not read>\n");
 	else
-		stp_uw_tsnap_print_user(c, first, 0);
+		stp_uw_ustack_snapshot_print_user(c, first, 0);
 }
 
 /* Print at most 16 threads or groups of records [i, end) of one process,
  * with its address space taken up (names from the objects' own headers
  * too): no CPU is held long, and the transport gets them a few at a time.
  * Returns the first record not printed. */
-static unsigned stp_uw_tsnap_print_some(struct stp_uw_tsnap *s, unsigned i,
-				       unsigned end)
+static unsigned
+stp_uw_ustack_snapshot_print_some(struct stp_uw_ustack_snapshot *s,
+				  unsigned i, unsigned end)
 {
-	int grouping = s->form == STP_UW_TSNAP_GROUPED
-		|| s->form == STP_UW_TSNAP_FOLDED;
+	int grouping = s->form == STP_UW_USTACK_SNAPSHOT_GROUPED
+		|| s->form == STP_UW_USTACK_SNAPSHOT_FOLDED;
 	struct context *c;
 	unsigned j, units;
 
@@ -462,15 +493,15 @@ static unsigned stp_uw_tsnap_print_some(struct stp_uw_tsnap *s, unsigned i,
 	for (units = 0; i < end && units < 16; units++) {	/* bound: 16 */
 		j = i + 1;
 		while (grouping && j < end
-		       && stp_uw_tsnap_same(&s->recs[i], &s->recs[j]))
+		       && stp_uw_ustack_snapshot_same(&s->recs[i], &s->recs[j]))
 			j++;		/* bound: end */
-		if (s->form == STP_UW_TSNAP_GROUPED)
-			stp_uw_tsnap_print_group(c, &s->recs[i], j - i);
-		else if (s->form == STP_UW_TSNAP_FOLDED)
-			stp_uw_tsnap_print_folded(c, &s->recs[i], j - i);
+		if (s->form == STP_UW_USTACK_SNAPSHOT_GROUPED)
+			stp_uw_ustack_snapshot_print_group(c, &s->recs[i], j - i);
+		else if (s->form == STP_UW_USTACK_SNAPSHOT_FOLDED)
+			stp_uw_ustack_snapshot_print_folded(c, &s->recs[i], j - i);
 		else
-			stp_uw_tsnap_print_thread(c, &s->recs[i],
-						 s->form == STP_UW_TSNAP_RAW);
+			stp_uw_ustack_snapshot_print_thread(c, &s->recs[i],
+				s->form == STP_UW_USTACK_SNAPSHOT_RAW);
 		i = j;
 	}
 	_stp_print_flush();
@@ -479,7 +510,7 @@ static unsigned stp_uw_tsnap_print_some(struct stp_uw_tsnap *s, unsigned i,
 }
 
 /* Every record, process by process (records are in process order). */
-static void stp_uw_tsnap_print(struct stp_uw_tsnap *s)
+static void stp_uw_ustack_snapshot_print(struct stp_uw_ustack_snapshot *s)
 {
 	unsigned i = 0, end;
 
@@ -493,7 +524,7 @@ static void stp_uw_tsnap_print(struct stp_uw_tsnap *s)
 		if (mm)
 			kthread_use_mm(mm);
 		while (i < end)		/* bound: each call prints >= 1 */
-			i = stp_uw_tsnap_print_some(s, i, end);
+			i = stp_uw_ustack_snapshot_print_some(s, i, end);
 		if (mm) {
 			kthread_unuse_mm(mm);
 			mmput(mm);
@@ -506,11 +537,11 @@ static void stp_uw_tsnap_print(struct stp_uw_tsnap *s)
 /* The worker                                                          */
 
 /* Keep a reference on t if there is room, else count it as dropped. */
-static void stp_uw_tsnap_take(struct stp_uw_tsnap *s,
-			      struct stp_uw_tsnap_counts *n,
-			      struct task_struct *t)
+static void stp_uw_ustack_snapshot_take(struct stp_uw_ustack_snapshot *s,
+					struct stp_uw_ustack_snapshot_counts *n,
+					struct task_struct *t)
 {
-	if (s->nrecs >= STP_UW_TSNAP_THREADS) {
+	if (s->nrecs >= STP_UW_USTACK_SNAPSHOT_THREADS) {
 		n->dropped++;
 		return;
 	}
@@ -523,8 +554,8 @@ static void stp_uw_tsnap_take(struct stp_uw_tsnap *s,
  * has exited (no mm: a zombie, or the leader of a live thread group that
  * called pthread_exit) is taken too: its record says it exited, in both
  * forms of request.  Returns -ESRCH if the pid names no process. */
-static int stp_uw_tsnap_collect(struct stp_uw_tsnap *s,
-			       struct stp_uw_tsnap_counts *n)
+static int stp_uw_ustack_snapshot_collect(struct stp_uw_ustack_snapshot *s,
+					  struct stp_uw_ustack_snapshot_counts *n)
 {
 	struct task_struct *p, *t;
 	pid_t last = 0;
@@ -538,16 +569,16 @@ static int stp_uw_tsnap_collect(struct stp_uw_tsnap *s,
 		}
 		p = p->group_leader;
 		for_each_thread(p, t)		/* bound: the process's threads */
-			stp_uw_tsnap_take(s, n, t);
+			stp_uw_ustack_snapshot_take(s, n, t);
 	} else {
 		for_each_process_thread(p, t) {	/* bound: every thread */
 			if (!(t->flags & PF_KTHREAD))
-				stp_uw_tsnap_take(s, n, t);
+				stp_uw_ustack_snapshot_take(s, n, t);
 		}
 	}
 	rcu_read_unlock();
 	for (; n->threads < s->nrecs; n->threads++) {	/* bound: nrecs */
-		struct stp_uw_tsnap_rec *rec = &s->recs[n->threads];
+		struct stp_uw_ustack_snapshot_thread *rec = &s->recs[n->threads];
 
 		rec->tid = task_pid_nr(rec->task);
 		rec->tgid = task_tgid_nr(rec->task);
@@ -559,39 +590,42 @@ static int stp_uw_tsnap_collect(struct stp_uw_tsnap *s,
 	return 0;
 }
 
-static void stp_uw_tsnap_work_fn(struct work_struct *work)
+static void stp_uw_ustack_snapshot_work_fn(struct work_struct *work)
 {
-	struct stp_uw_tsnap *s = container_of(work, struct stp_uw_tsnap, work);
-	struct stp_uw_tsnap_counts n = {};
+	struct stp_uw_ustack_snapshot *s =
+		container_of(work, struct stp_uw_ustack_snapshot, work);
+	struct stp_uw_ustack_snapshot_counts n = {};
 	struct context *c;
 	unsigned i;
 	int rc;
 
 	s->nrecs = 0;
-	s->recs = kvcalloc(STP_UW_TSNAP_THREADS, sizeof(*s->recs), GFP_KERNEL);
-	rc = s->recs ? stp_uw_tsnap_collect(s, &n) : -ENOMEM;
+	s->recs = kvcalloc(STP_UW_USTACK_SNAPSHOT_THREADS, sizeof(*s->recs),
+			   GFP_KERNEL);
+	rc = s->recs ? stp_uw_ustack_snapshot_collect(s, &n) : -ENOMEM;
 	n.cpu = raw_smp_processor_id();
 	n.start_ns = ktime_get_ns();
 	for (i = 0; rc == 0 && i < s->nrecs; i++) {	/* bound: nrecs */
-		struct stp_uw_tsnap_rec *rec = &s->recs[i];
+		struct stp_uw_ustack_snapshot_thread *rec = &s->recs[i];
 
 		if (atomic_read(&s->closing))
 			break;
 		cond_resched();	/* its own CPU's other tasks */
-		stp_uw_tsnap_read(rec);
-		n.ipi += rec->how == STP_UW_TSNAP_IPI;
-		n.saved += rec->how == STP_UW_TSNAP_SAVED;
-		n.exited += rec->how == STP_UW_TSNAP_EXITED;
-		n.busy += rec->how == STP_UW_TSNAP_BUSY;
+		stp_uw_ustack_snapshot_read(rec);
+		n.ipi += rec->how == STP_UW_USTACK_SNAPSHOT_IPI;
+		n.saved += rec->how == STP_UW_USTACK_SNAPSHOT_SAVED;
+		n.exited += rec->how == STP_UW_USTACK_SNAPSHOT_EXITED;
+		n.busy += rec->how == STP_UW_USTACK_SNAPSHOT_BUSY;
 		n.ran += rec->ran;
 		n.ipi_max_ns = max(n.ipi_max_ns, rec->ipi_ns);
 	}
 	n.end_ns = ktime_get_ns();
 	if (rc == 0 && !atomic_read(&s->closing)) {
-		if (s->form == STP_UW_TSNAP_GROUPED || s->form == STP_UW_TSNAP_FOLDED)
+		if (s->form == STP_UW_USTACK_SNAPSHOT_GROUPED
+		    || s->form == STP_UW_USTACK_SNAPSHOT_FOLDED)
 			sort(s->recs, s->nrecs, sizeof(*s->recs),
-			     stp_uw_tsnap_cmp, NULL);
-		stp_uw_tsnap_print(s);
+			     stp_uw_ustack_snapshot_cmp, NULL);
+		stp_uw_ustack_snapshot_print(s);
 	}
 	c = atomic_read(&s->closing) ? NULL : _stp_runtime_entryfn_get_context();
 	if (c) {
@@ -600,7 +634,7 @@ static void stp_uw_tsnap_work_fn(struct work_struct *work)
 				    s->pid);
 		else if (rc)
 			_stp_printf("<snapshot #%lu: no memory for %u records>\n",
-				    s->seq, (unsigned)STP_UW_TSNAP_THREADS);
+				    s->seq, (unsigned)STP_UW_USTACK_SNAPSHOT_THREADS);
 		else
 			_stp_printf("<snapshot #%lu of %s: %u threads in %u "
 				    "processes, %u by ipi (longest %u ns), %u from saved registers, "
@@ -610,7 +644,7 @@ static void stp_uw_tsnap_work_fn(struct work_struct *work)
 				    s->seq, s->what, n.threads, n.procs, n.ipi,
 				    n.ipi_max_ns, n.saved,
 				    n.ran, n.exited, n.busy, n.dropped,
-				    (unsigned)STP_UW_TSNAP_THREADS,
+				    (unsigned)STP_UW_USTACK_SNAPSHOT_THREADS,
 				    (n.end_ns - n.start_ns) / 1000,
 				    n.start_ns, n.end_ns, n.cpu);
 		_stp_print_flush();
@@ -625,9 +659,10 @@ static void stp_uw_tsnap_work_fn(struct work_struct *work)
 	atomic_set(&s->busy, 0);
 }
 
-static void stp_uw_tsnap_irq_work_fn(struct irq_work *iw)
+static void stp_uw_ustack_snapshot_irq_work_fn(struct irq_work *iw)
 {
-	struct stp_uw_tsnap *s = container_of(iw, struct stp_uw_tsnap, irq_work);
+	struct stp_uw_ustack_snapshot *s =
+		container_of(iw, struct stp_uw_ustack_snapshot, irq_work);
 
 	if (atomic_read(&s->closing)) {
 		atomic_set(&s->busy, 0);
@@ -637,12 +672,10 @@ static void stp_uw_tsnap_irq_work_fn(struct irq_work *iw)
 	queue_work_on(smp_processor_id(), s->wq, &s->work);
 }
 
-/* In any context: ask for a snapshot of pid's threads (0: every process),
- * printed in form.  Returns its number, or 0 if one is under way (or the
- * module is unloading). */
-static unsigned long stp_uw_tsnap_request(pid_t pid, int form)
+static unsigned long stp_uw_ustack_snapshot_request(pid_t pid,
+						    enum stp_uw_ustack_snapshot_form form)
 {
-	struct stp_uw_tsnap *s = &stp_uw_tsnap;
+	struct stp_uw_ustack_snapshot *s = &stp_uw_ustack_snapshot;
 
 	if (atomic_read(&s->closing) || !s->irq_work.func
 	    || atomic_cmpxchg(&s->busy, 0, 1) != 0)
@@ -653,9 +686,17 @@ static unsigned long stp_uw_tsnap_request(pid_t pid, int form)
 		snprintf(s->what, sizeof(s->what), "pid %d", pid);
 	else
 		strscpy(s->what, "every process", sizeof(s->what));
-	s->seq = (unsigned long)atomic_long_inc_return(&stp_uw_tsnap_seq);
+	s->seq = (unsigned long)
+		atomic_long_inc_return(&stp_uw_ustack_snapshot_seq);
 	irq_work_queue(&s->irq_work);
 	return s->seq;
+}
+
+static int stp_uw_ustack_snapshot_printed(unsigned long n)
+{
+	return n > 0
+		&& (unsigned long)atomic_long_read(&stp_uw_ustack_snapshot.done)
+		   >= n;
 }
 
 /* A per-CPU workqueue.  Since 6.17 (include/linux/workqueue.h) a caller
@@ -664,32 +705,31 @@ static unsigned long stp_uw_tsnap_request(pid_t pid, int form)
  * Stable kernels have it too (Debian's 6.12), so the kernel is asked
  * (stap-unwind/features.h), not its version. */
 #if defined(STP_UW_KF_WQ_PERCPU)
-#define STP_UW_TSNAP_WQ_PERCPU	WQ_PERCPU
+#define STP_UW_USTACK_SNAPSHOT_WQ_PERCPU	WQ_PERCPU
 #else
-#define STP_UW_TSNAP_WQ_PERCPU	0
+#define STP_UW_USTACK_SNAPSHOT_WQ_PERCPU	0
 #endif
 
-/* Module init.  WQ_CPU_INTENSIVE: a worker that reads for a second does
- * not hold up the other work items of its CPU's pool. */
-static int stp_uw_tsnap_init(void)
+/* WQ_CPU_INTENSIVE: a worker that reads for a second does not hold up the
+ * other work items of its CPU's pool. */
+static int stp_uw_ustack_snapshot_init(void)
 {
-	struct stp_uw_tsnap *s = &stp_uw_tsnap;
+	struct stp_uw_ustack_snapshot *s = &stp_uw_ustack_snapshot;
 
-	s->wq = alloc_workqueue("stap_uw_tsnap",
-				STP_UW_TSNAP_WQ_PERCPU | WQ_CPU_INTENSIVE, 1);
+	s->wq = alloc_workqueue("stap_uw_ustack_snapshot",
+				STP_UW_USTACK_SNAPSHOT_WQ_PERCPU | WQ_CPU_INTENSIVE, 1);
 	if (!s->wq) {
 		printk(KERN_ERR "stap-unwind: no workqueue for snapshots\n");
 		return -ENOMEM;
 	}
-	init_irq_work(&s->irq_work, stp_uw_tsnap_irq_work_fn);
-	INIT_WORK(&s->work, stp_uw_tsnap_work_fn);
+	init_irq_work(&s->irq_work, stp_uw_ustack_snapshot_irq_work_fn);
+	INIT_WORK(&s->work, stp_uw_ustack_snapshot_work_fn);
 	return 0;
 }
 
-/* Module exit, after every probe is unregistered. */
-static void stp_uw_tsnap_exit(void)
+static void stp_uw_ustack_snapshot_exit(void)
 {
-	struct stp_uw_tsnap *s = &stp_uw_tsnap;
+	struct stp_uw_ustack_snapshot *s = &stp_uw_ustack_snapshot;
 
 	if (!s->irq_work.func)
 		return;
@@ -702,4 +742,4 @@ static void stp_uw_tsnap_exit(void)
 	s->wq = NULL;
 }
 
-#endif /* STP_UW_TSNAPSHOT_H */
+#endif /* STP_UW_USTACK_SNAPSHOT_C */
