@@ -348,12 +348,10 @@ static void stp_uw_tsnap_print_user(struct context *c,
 static void stp_uw_tsnap_print_thread(struct context *c,
 				     const struct stp_uw_tsnap_rec *rec, int raw)
 {
-	int kflags = STP_UW_TSNAP_FLAGS;
+	/* A sleeping task's kernel frames are all return addresses. */
+	int kflags = stp_uw_kframe_sym_flags(STP_UW_TSNAP_FLAGS, 1);
 	unsigned n;
 
-#ifndef CONFIG_FRAME_POINTER
-	kflags |= _STP_SYM_INEXACT;	/* as stack.c marks kernel frames */
-#endif
 	stp_uw_tsnap_print_header(rec);
 	switch (rec->how) {
 	case STP_UW_TSNAP_EXITED:
