@@ -374,12 +374,10 @@ stp_uw_ustack_snapshot_print_thread(struct context *c,
 				    const struct stp_uw_ustack_snapshot_thread *rec,
 				    int raw)
 {
-	int kflags = STP_UW_USTACK_SNAPSHOT_SYM_FLAGS;
+	/* A sleeping task's kernel frames are all return addresses. */
+	int kflags = stp_uw_kframe_sym_flags(STP_UW_USTACK_SNAPSHOT_SYM_FLAGS, 1);
 	unsigned n;
 
-#ifndef CONFIG_FRAME_POINTER
-	kflags |= _STP_SYM_INEXACT;	/* as stack.c marks kernel frames */
-#endif
 	stp_uw_ustack_snapshot_print_header(rec);
 	switch (rec->how) {
 	case STP_UW_USTACK_SNAPSHOT_EXITED:

@@ -192,39 +192,16 @@ static void stp_uw_stop_print_line(struct context *c, int sym_flags)
 /* ------------------------------------------------------------------ */
 /* Kernel frames, then user frames                                     */
 
-/* The kernel part.  With the probe's kernel registers (kprobes...) it is
- * print_backtrace()'s stack.  Without them (tracepoints, begin...) the
- * overlay's kernel walk starts where it is called from, inside this
- * module's probe handler: those leading frames are SystemTap's, not the
- * task's, and are left out. */
-static void stp_uw_kernel_part_print(struct context *c, int sym_flags)
-{
-	struct stp_unwind_cache *kc = &c->uwcache_kernel;
-	unsigned n = 0;
-	int more_flags = sym_flags;
-
-	if (c->kregs) {
-		_stp_stack_kernel_print(c, sym_flags);
-		return;
-	}
-	(void)_stp_stack_kernel_get(c, 0);	/* fills kc */
-	while (n < kc->depth && within_module(kc->pc[n], THIS_MODULE))
-		n++;
-#ifndef CONFIG_FRAME_POINTER
-	more_flags |= _STP_SYM_INEXACT;	/* as stack.c marks them */
-#endif
-	for (; n < kc->depth; n++)
-		stp_uw_print_addr(kc->pc[n], more_flags, NULL, c);
-}
-
 static void stp_uw_stack_kernel_user_print(struct context *c, int sym_flags)
 {
 	/* The task's kernel frames exist only if the probe hit kernel
 	 * code; a probe in user mode (uprobe, a sample of user code) has
 	 * none of its own (the kernel stack there is the interrupt's and
-	 * SystemTap's, not the task's). */
+	 * SystemTap's, not the task's).  Without the probe's kernel
+	 * registers the kernel walk leaves out this module's own frames
+	 * (stack.c). */
 	if (!c->user_mode_p)
-		stp_uw_kernel_part_print(c, sym_flags);
+		_stp_stack_kernel_print(c, sym_flags);
 	_stp_printf("%s%s%s", (sym_flags & _STP_SYM_PRE_SPACE) ? " " : "",
 		    STP_UW_KU_MARKER,
 		    (sym_flags & _STP_SYM_NEWLINE) ? "\n" : " ");

@@ -816,6 +816,38 @@ static unsigned long stp_uw_stock_linenumber(unsigned long address,
 #endif
 }
 
+/* A named address in SystemTap's forms (flags without _STP_SYM_INEXACT,
+ * which gives ex): name alone, "name+0xoff", with " [mod]", "/0xsize",
+ * and "0xaddr : " before it in the full forms; at is " at file:line" or
+ * "". */
+static int stp_uw_sym_format(char *str, size_t len, unsigned long address,
+			     int flags, const char *name, unsigned long off,
+			     unsigned long size, const char *mod, const char *at)
+{
+	const char *pre = (flags & _STP_SYM_PRE_SPACE) ? " " : "";
+	const char *ex = ((flags & _STP_SYM_INEXACT) && (flags & _STP_SYM_SYMBOL))
+		? " (inexact)" : "";
+	const char *post = (flags & _STP_SYM_POST_SPACE) ? " "
+		: (flags & _STP_SYM_NEWLINE) ? "\n" : "";
+	int f = flags & ~_STP_SYM_INEXACT;
+
+	if (f == _STP_SYM_SYMBOL)
+		return _stp_snprintf(str, len, "%s%s%s%s", pre, name, ex, post);
+	if (f == _STP_SYM_FULL || f == _STP_SYM_FULLER || (f & _STP_SYM_HEX_SYMBOL))
+		return _stp_snprintf(str, len, "%s%p : %s+%#lx/%#lx%s [%s]%s%s",
+				     pre, (int64_t)address, name, off, size,
+				     at, mod, ex, post);
+	if (f & _STP_SYM_SIZE)
+		return _stp_snprintf(str, len, "%s%s+%#lx/%#lx [%s]%s%s",
+				     pre, name, off, size, mod, ex, post);
+	if (f & _STP_SYM_MODULE)
+		return _stp_snprintf(str, len, "%s%s+%#lx [%s]%s%s", pre,
+				     name, off, mod, ex, post);
+	return _stp_snprintf(str, len, "%s%s+%#lx%s%s", pre, name, off, ex, post);
+}
+
+#include "stap-unwind/ksym.c"
+
 static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 			       int flags, struct task_struct *task,
 			       struct context *c)
@@ -829,10 +861,11 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 		? address - 1 : address;
 	int f;
 
+	if (!task)
+		return stp_uw_ksym_snprint(str, len, address, flags, c);
 	flags &= ~STP_UW_SYM_CALLER;
-	/* Kernel addresses, and forms that name no symbol: SystemTap's. */
-	if (!task || !(flags & (_STP_SYM_SYMBOL | _STP_SYM_MODULE)) ||
-	    !stp_uw_usym_scratch)
+	/* Forms that name no symbol: SystemTap's. */
+	if (!(flags & (_STP_SYM_SYMBOL | _STP_SYM_MODULE)) || !stp_uw_usym_scratch)
 		return stp_uw_stock_snprint_addr(str, len, address, flags, task, c);
 
 	u = &this_cpu_ptr(stp_uw_usym_scratch)->u;
@@ -857,13 +890,9 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 						     !!(flags & _STP_SYM_FILENAME), c);
 
 	f = flags & ~_STP_SYM_INEXACT;
-	if (f == _STP_SYM_SYMBOL) {
-		if (name)
-			return _stp_snprintf(str, len, "%s%s%s%s", pre, name, ex, post);
+	if (!name && f == _STP_SYM_SYMBOL)
 		return _stp_snprintf(str, len, "%s%p%s%s", pre, (int64_t)address,
 				     ex, post);
-	}
-
 	if (name) {
 		char *at = this_cpu_ptr(stp_uw_usym_scratch)->at;
 
@@ -872,20 +901,8 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 			snprintf(at, STP_UW_USYM_AT_MAX, " at %.128s:%lu", filename, linenumber);
 		else if (filename)
 			snprintf(at, STP_UW_USYM_AT_MAX, " at %.128s", filename);
-		if (f == _STP_SYM_FULL || f == _STP_SYM_FULLER
-		    || (f & _STP_SYM_HEX_SYMBOL))
-			return _stp_snprintf(str, len, "%s%p : %s+%#lx/%#lx%s [%s]%s%s",
-					     pre, (int64_t)address, name, off,
-					     u->sym_size, at, mod, ex, post);
-		if (f & _STP_SYM_SIZE)
-			return _stp_snprintf(str, len, "%s%s+%#lx/%#lx [%s]%s%s",
-					     pre, name, off, u->sym_size, mod,
-					     ex, post);
-		if (f & _STP_SYM_MODULE)
-			return _stp_snprintf(str, len, "%s%s+%#lx [%s]%s%s", pre,
-					     name, off, mod, ex, post);
-		return _stp_snprintf(str, len, "%s%s+%#lx%s%s", pre, name, off,
-				     ex, post);
+		return stp_uw_sym_format(str, len, address, flags, name, off,
+					 u->sym_size, mod, at);
 	}
 
 	/* No symbol contains the address: object and file offset. */
@@ -906,11 +923,7 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 static void stp_uw_print_addr(unsigned long address, int flags,
 			      struct task_struct *task, struct context *c)
 {
-	if (!task)
-		stp_uw_stock_snprint_addr(NULL, 0, address,
-					  flags & ~STP_UW_SYM_CALLER, task, c);
-	else
-		stp_uw_snprint_addr(NULL, 0, address, flags, task, c);
+	stp_uw_snprint_addr(NULL, 0, address, flags, task, c);
 }
 
 /* The build-id of the object containing user address addr of the current

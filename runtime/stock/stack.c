@@ -107,8 +107,12 @@ static void stp_uw_kernel_walk(struct context *c)
 		if (num > 0 && (e[0] == REG_IP(c->kregs) || e[0] == pc0))
 			i = 1;
 	} else {
-		/* No registers (begin, timer.s...): where we are now. */
+		/* No registers (begin, timer.s, tracepoints...): where we are
+		 * now, without this module's own frames (the handler's): the
+		 * stack starts at the caller of the probe. */
 		num = stack_trace_save(e, MAXBACKTRACE, 0);
+		while (i < num && within_module(e[i], THIS_MODULE))	/* bound: num */
+			i++;
 	}
 	for (; i < num && uc->depth < MAXBACKTRACE; i++) {
 		if (e[i] == 0 || e[i] == ULONG_MAX)
@@ -142,7 +146,6 @@ static void stp_uw_print_none(struct context *c, int sym_flags,
 static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 {
 	unsigned n;
-	int more_flags = sym_flags;
 
 	if (c->probe_type == stp_probe_type_kretprobe && c->ips.krp.pi
 	    && (sym_flags & _STP_SYM_FULL) == _STP_SYM_FULL) {
@@ -155,14 +158,12 @@ static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 		stp_uw_print_none(c, sym_flags, "kernel");
 		return;
 	}
-#ifndef CONFIG_FRAME_POINTER
-	/* As SystemTap marks frames found by the kernel's unwinder. */
-	more_flags |= _STP_SYM_INEXACT;
-#endif
-	for (n = 0; n < c->uwcache_kernel.depth; n++)
+	/* Frame 0 is the probed pc where there are registers; every other
+	 * frame is a return address. */
+	for (n = 0; n < c->uwcache_kernel.depth; n++)	/* bound: MAXBACKTRACE */
 		stp_uw_print_addr(c->uwcache_kernel.pc[n],
-				(n == 0 && c->kregs) ? sym_flags : more_flags,
-				NULL, c);
+				  stp_uw_kframe_sym_flags(sym_flags, n > 0 || !c->kregs),
+				  NULL, c);
 }
 
 /* ------------------------------------------------------------------ */
