@@ -417,7 +417,10 @@ static void name_line(struct filter *f, struct buf *b, char *line)
 			return;
 		}
 	}
-	start = find_frame(line, &end, &ff, path, sizeof(path), bid);
+	/* In the stream, only frame lines (pstack's records): a tool's -X
+	 * prints "[PATH+0xFOFF]" to be named later. */
+	start = f->o.stream && !f->in_stack ? NULL
+		: find_frame(line, &end, &ff, path, sizeof(path), bid);
 	if (!start) {
 		buf_str(b, line);
 		return;

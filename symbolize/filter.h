@@ -8,7 +8,8 @@
  * is named from the perf map given, if any.
  *
  * Stream (--stream): what the stap-unwind tools print, as they print it.
- * Frames are named as in plain mode, but a frame that no symbol contains
+ * The frames of frame lines (" 0xPC : [PATH+0xFOFF]...": pstack's
+ * records) are named as in plain mode, but a frame that no symbol contains
  * is named as stock SystemTap names it, after the nearest symbol before
  * it, marked "~NAME" (FRAME_NEAREST_MARK), and one that nothing names
  * stays as it is, without a reason; a frame line " 0xPC" alone is named
