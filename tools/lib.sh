@@ -43,6 +43,7 @@ need_value() {
 # --depth: how many frames of a stack are taken.  bcc and perf take 127;
 # DEPTH_MAX bounds what a probe prints of one new stack (and the stack
 # table's memory: tapset/stack_id.stp).
+# shellcheck disable=SC2034	# used by the tools that source this file
 DEPTH_DEFAULT=127 DEPTH_MAX=1024
 
 # depth_defines DEPTH: stap's options for stacks of DEPTH frames: the
