@@ -82,6 +82,7 @@ struct chunk {
 struct text {
 	uint64_t id;
 	char *s;		/* NULL: an empty slot */
+	bool open;		/* its lines still come ("US d ID US") */
 };
 
 struct filter {
@@ -153,11 +154,53 @@ static void text_put(struct filter *f, uint64_t id, char *s)
 		f->ntexts++;
 	t->id = id;
 	t->s = s;
+	t->open = false;
 }
 
+/* Append named text to text id, which is open until text_close(). */
+static void text_append(struct filter *f, uint64_t id, const char *named)
+{
+	struct text *t = f->tcap ? text_slot(f, id) : NULL;
+	size_t a, n = strlen(named);
+
+	if (!t || !t->s || !t->open) {
+		char *s = strdup("");
+
+		if (!s)
+			die_oom();
+		text_put(f, id, s);	/* a new text, or defined again */
+		t = text_slot(f, id);
+		t->open = true;
+	}
+	a = strlen(t->s);
+	t->s = realloc(t->s, a + n + 1);
+	if (!t->s)
+		die_oom();
+	memcpy(t->s + a, named, n + 1);
+}
+
+static void text_close(struct filter *f, uint64_t id)
+{
+	struct text *t = f->tcap ? text_slot(f, id) : NULL;
+
+	char *s;
+
+	if (t && t->s) {
+		t->open = false;
+		return;
+	}
+	s = strdup("");		/* an empty text */
+	if (!s)
+		die_oom();
+	text_put(f, id, s);
+}
+
+/* Text id, when it is whole. */
 static const char *text_get(struct filter *f, uint64_t id)
 {
-	return f->tcap ? text_slot(f, id)->s : NULL;
+	struct text *t = f->tcap ? text_slot(f, id) : NULL;
+
+	return t && t->s && !t->open ? t->s : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -645,6 +688,26 @@ static void stream_line(struct filter *f, char *line)
 	struct buf b = { 0 };
 	char *e;
 
+	/* A line of a text, or a piece of one, or its end: wherever it
+	 * comes, since the session's CPUs print each line whole but may
+	 * print a text's lines between another's. */
+	if (line[0] == '\037' && strchr("dpe", line[1]) && line[2] == ' ') {
+		uint64_t id = strtoull(line + 3, &e, 10);
+
+		if (e > line + 3 && *e == '\037') {
+			if (line[1] == 'e') {
+				text_close(f, id);
+				flush(f, false);
+				return;
+			}
+			if (line[1] == 'p')
+				e[strcspn(e, "\n")] = '\0';
+			name_line(f, &b, e + 1);
+			text_append(f, id, b.s ? b.s : "");
+			free(b.s);
+			return;
+		}
+	}
 	if (f->in_def) {
 		char *end = strstr(line, US "end" US);
 

@@ -29,6 +29,12 @@
  *       a name (a folded line's separator) as ':'.
  *   a line "US def ID US"           the text up to "US end US" (which may
  *       end a line or be one) is text number ID, named, not printed;
+ *   a line "US d ID US TEXT"        TEXT, named, is a line of text number
+ *       ID, which "US e ID US" (a line) ends: the lines of several texts
+ *       may come interleaved (a session's CPUs print lines, not texts,
+ *       whole);
+ *   a line "US p ID US TEXT"        the same for a piece of a line: TEXT
+ *       without its newline;
  *   US ref ID US                    text number ID, where it is defined;
  *   a line "US sum US"              begins a section of items, each
  *       beginning with a line "US item COUNT US ...": the text of each
