@@ -16,6 +16,14 @@
 # A tool's stap program (tools/NAME.stp) takes its parameters as
 # arguments: the few the language needs as constants (a probe point, an
 # array's size) as $1, $2, ...; the others as globals, -G NAME=VALUE.
+#
+# User frames are named in user space as they are printed: the session
+# prints them in the explicit form, as tokens, and its output goes through
+# the namer, stap-unwind-symbolize --stream (symbolize/filter.h), which
+# names them from the objects' symbol tables, their debug files and the
+# processes' perf maps (docs/symbols.md).
+#
+# Stacks are taken --depth frames deep (DEPTH_DEFAULT, at most DEPTH_MAX).
 
 # shellcheck shell=sh disable=SC2154	# tool, tooldir: the sourcing tool's
 tool=${STAP_UNWIND_TOOL:-$tool}
@@ -32,6 +40,19 @@ need_value() {
 	[ "$1" -ge 2 ] || usage_error "$2 needs a value"
 }
 
+# --depth: how many frames of a stack are taken.  bcc and perf take 127;
+# DEPTH_MAX bounds what a probe prints of one new stack (and the stack
+# table's memory: tapset/stack_id.stp).
+# shellcheck disable=SC2034	# used by the tools that source this file
+DEPTH_DEFAULT=127 DEPTH_MAX=1024
+
+# depth_defines DEPTH: stap's options for stacks of DEPTH frames: the
+# frames kept (MAXBACKTRACE), and the statements a probe may run
+# (MAXACTION, default 1000): a new stack is printed frame by frame.
+depth_defines() {
+	echo "-DMAXBACKTRACE=$1 -DMAXACTION=$((1000 + 16 * $1))"
+}
+
 # number WHAT VALUE [MIN [MAX]]: VALUE is a decimal number from MIN
 # (default 0) to MAX (default 999999999), else a usage error.
 number() {
@@ -43,13 +64,33 @@ number() {
 		usage_error "$1 $2: not from ${3:-0} to ${4:-999999999}"
 }
 
+# find_namer: the command line of the namer: $STAP_UNWIND_SYMBOLIZE (split
+# on spaces: the tests give one that runs it in the stapvm guest, where
+# the traced processes' files are), else stap-unwind-symbolize beside the
+# tool (both are installed in one directory), else on PATH.
+find_namer() {
+	if [ -n "${STAP_UNWIND_SYMBOLIZE:-}" ]; then
+		echo "$STAP_UNWIND_SYMBOLIZE"
+	elif [ -x "$(dirname "$0")/stap-unwind-symbolize" ]; then
+		echo "$(dirname "$0")/stap-unwind-symbolize"
+	elif command -v stap-unwind-symbolize >/dev/null; then
+		echo stap-unwind-symbolize
+	else
+		echo "$tool: cannot find stap-unwind-symbolize, which names the frames (or set STAP_UNWIND_SYMBOLIZE)" >&2
+		exit 1
+	fi
+}
+
 # run_stap PROGRAM ARGS...: run the tool's stap program PROGRAM (a file
 # of $tooldir) with ARGS, stap's options and then the program's arguments
 # ($1 ...), by $STAP_UNWIND: the command that runs stap, split on spaces
 # (the tests give "vm/stapvm stap"), else the stap-unwind wrapper beside
 # the tool, else stap-unwind on PATH.  The program goes to stap as text
 # (-e), so a stap that runs elsewhere (stapvm's, in its tree) needs no
-# path of this machine.  Exits with the rule's status.
+# path of this machine.  Its output goes through the namer, with the
+# options in $namer_options, unless that is "off" (a raw form, named
+# later), and then through the command in $after, if the tool sets one.
+# Exits with the rule's status.
 run_stap() {
 	program=$tooldir/$1
 	shift
@@ -58,21 +99,35 @@ run_stap() {
 		STAP_UNWIND=$(dirname "$0")/stap-unwind
 		[ -x "$STAP_UNWIND" ] || STAP_UNWIND=stap-unwind
 	fi
-	err=$(mktemp "${TMPDIR:-/tmp}/$tool.XXXXXX") || { echo "$tool: cannot make a temporary file" >&2; exit 1; }
-	trap 'rm -f "$err"' EXIT
+	namer=
+	[ "${namer_options-}" = off ] || namer=$(find_namer) || exit 1
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$tool.XXXXXX") || { echo "$tool: cannot make a temporary directory" >&2; exit 1; }
+	trap 'rm -rf "$tmp"' EXIT
 	# Ctrl-C goes to stap too, which then prints what it has and ends:
-	# this shell waits for it, to report its messages and status.
+	# this shell waits for it, to report its messages and status, and
+	# what reads stap's output ignores it, to pass that on.
 	trap : INT
-	# shellcheck disable=SC2086	# STAP_UNWIND is a command line
-	$STAP_UNWIND -e "$(cat "$program")" "$@" 2>"$err"
-	status=$?
+	# shellcheck disable=SC2086	# STAP_UNWIND, namer: command lines
+	{ $STAP_UNWIND -e "$(cat "$program")" "$@" 2>"$tmp/err"; echo $? >"$tmp/stap"; } |
+	{
+		trap '' INT
+		if [ -n "$namer" ]; then
+			$namer --stream --name "$tool" ${namer_options-}
+			echo $? >"$tmp/namer"
+		else
+			cat
+		fi
+	} | { trap '' INT; ${after:-cat}; }
 	trap - INT
-	problem=$(stap_problem "$status" "$err")
+	status=$(cat "$tmp/stap" 2>/dev/null) || status=1
+	problem=$(stap_problem "$status" "$tmp/err")
 	if [ -n "$problem" ]; then
 		echo "$tool: $problem" >&2
 		exit 1
 	fi
-	cat "$err" >&2
+	cat "$tmp/err" >&2
+	# The namer says why on stderr, under the tool's name.
+	[ -z "$namer" ] || [ "$(cat "$tmp/namer" 2>/dev/null)" = 0 ] || exit 1
 	exit 0
 }
 

@@ -25,7 +25,7 @@
 #                DWARF) and its debuginfo debug/.build-id/NN/REST.debug
 #   profile      mix-ABI, mixhelper, profile-oracle     mix.c, mixhelper.c,
 #                                                       ../../oracle/profile-oracle.c
-#   tools        countchains-ABI, burn-ABI, stackusage-ABI
+#   tools        countchains-ABI, burn-ABI, stackusage-ABI, deep-ABI
 #   lastcall     lastcall-m64 (functions in source order, unpadded, -no-pie:
 #                see its head)
 #   ureadbuf     ureadbuf-ABI                           ureadbuf.c
@@ -187,7 +187,7 @@ build_profile() {
 }
 
 build_tools() {
-	for prog in countchains burn stackusage; do	# bound: 3 programs
+	for prog in countchains burn stackusage deep; do	# bound: 4 programs
 		for abi in m64 m32; do			# bound: 2 ABIs
 			gcc -$abi -O2 -g -Wall -Werror -fno-optimize-sibling-calls \
 				-o "$out/$prog-$abi" "$here/$prog.c"

@@ -1,13 +1,14 @@
 #!/bin/sh
-# symbolize-debuginfod.sh DIR BUILDID RAW: in the guest, what a user
+# symbolize-debuginfod.sh DIR BUILDID RAW SYMBOLIZE: in the guest, what a user
 # does who has no debuginfo installed but a debuginfod server: serve DIR
 # (a -dbgsym tree: .build-id/NN/REST.debug) with a local debuginfod, wait
 # until it has indexed BUILDID, then name RAW's frames with
-# stap-unwind-symbolize, DEBUGINFOD_URLS naming that server alone and an
+# SYMBOLIZE (the build's stap-unwind-symbolize), DEBUGINFOD_URLS naming
+# that server alone and an
 # empty client cache.  No --debug-dir: the debuginfo can only come from
 # the server.
 set -eu
-dir=$1 id=$2 raw=$3
+dir=$1 id=$2 raw=$3 symbolize=$4
 # The guest's init leaves the loopback down; the server listens there.
 if ! grep -q '^ *lo:' /proc/net/dev || [ "$(cat /sys/class/net/lo/operstate 2>/dev/null)" = down ]; then
 	busybox ip link set lo up
@@ -30,4 +31,4 @@ until rm -rf "$work/cache" && debuginfod-find debuginfo "$id" >/dev/null 2>&1; d
 	sleep 0.1
 done
 rm -rf "$work/cache"
-/src/symbolize/stap-unwind-symbolize "$raw"
+"$symbolize" "$raw"

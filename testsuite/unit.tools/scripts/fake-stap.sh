@@ -11,6 +11,8 @@
 #                  status 1
 #   status         one message of its own (the stap-unwind wrapper's); status 1
 #   silent         nothing; status 3
+#   print          the file $FAKE_STAP_PRINT on stdout (what a session
+#                  prints, tokens and all); status 0
 mode=$1 argfile=$2
 shift 2
 while [ $# -gt 0 ]; do		# bound: the arguments
@@ -50,6 +52,9 @@ status)
 	exit 1 ;;
 silent)
 	exit 3 ;;
+print)
+	cat "$FAKE_STAP_PRINT"
+	exit 0 ;;
 esac
 echo "fake-stap.sh: no mode $mode" >&2
 exit 99
