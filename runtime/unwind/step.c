@@ -25,10 +25,10 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->policy = 0;
 	c->cache = NULL;
 	c->stack_window = UW_DEFAULT_STACK_WINDOW;
-	for (i = 0; i < UW_CIE_CACHE; i++)	/* bound: UW_CIE_CACHE */
-		c->ws.cie_keys[i].valid = 0;
-	c->ws.cie_next = 0;
-	c->ws.cie_entry = NULL;
+	for (i = 0; i < UW_CURSOR_CIES; i++)	/* bound: UW_CURSOR_CIES */
+		c->state.cie_keys[i].valid = 0;
+	c->state.cie_next = 0;
+	c->state.cie_entry = NULL;
 	c->cfa = 0;
 	c->frame_cfa = 0;
 	c->depth = 0;
@@ -37,26 +37,26 @@ static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
 	c->work = 0;
 	c->work_total = 0;
 	c->stop = (struct uw_stop){ UW_STOP_NONE, 0, 0, NULL };
-	c->ad = ad;
-	c->ops = ops;
-	c->host = host;
-	c->trace = ops ? ops->trace : NULL;
-	c->ws.sec = NULL;
-	c->ws.row_changed = UW_ROW_ALL;	/* no base: nothing parsed */
-	c->ws.row_base = NULL;
-	c->ws.cache_len = 0;
-	c->ws.window_len = 0;
-	c->ws.tables = &c->ws.tables_kept[0];
-	c->ws.other = &c->ws.tables_kept[1];
-	*c->ws.tables = (struct uw_tables){ .module = NULL };
-	c->ws.tables_for_pc = 0;
-	c->ws.tables_reusable = 0;
-	c->ws.tables_tag = 0;
-	c->ws.other_reusable = 0;
-	c->ws.other_tag = 0;
+	c->state.arch_desc = ad;
+	c->state.ops = ops;
+	c->state.host = host;
+	c->state.trace = ops ? ops->trace : NULL;
+	c->state.section = NULL;
+	c->state.row_changed = UW_ROW_ALL;	/* no base: nothing parsed */
+	c->state.row_base = NULL;
+	c->state.section_window_len = 0;
+	c->state.window_len = 0;
+	c->state.tables = &c->state.tables_storage[0];
+	c->state.prev = &c->state.tables_storage[1];
+	*c->state.tables = (struct uw_tables){ .module = NULL };
+	c->state.tables_for_pc = 0;
+	c->state.tables_reusable = 0;
+	c->state.tables_tag = 0;
+	c->state.prev_reusable = 0;
+	c->state.prev_tag = 0;
 	c->pc = 0;
-	c->ws.regs[0].defined = 0;
-	c->regs = &c->ws.regs[0];
+	c->state.regs[0].defined = 0;
+	c->regs = &c->state.regs[0];
 }
 
 UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
@@ -64,14 +64,14 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 		   const struct uw_regs *initial)
 {
 	const struct uw_arch_desc *ad = uw_arch_get(arch);
-	struct uw_regs *regs = &c->ws.regs[0];
+	struct uw_regs *regs = &c->state.regs[0];
 	int i;
 
 	uw_cursor_reset(c, ad, ops, host);
 	c->arch = arch;
 	if (!ad || !ops || !ops->read_mem || !ops->find_tables || !initial) {
-		c->ops = NULL;
-		c->trace = NULL;
+		c->state.ops = NULL;
+		c->state.trace = NULL;
 		return uw_fail(c, UW_STOP_BAD_ARGUMENT, 0);
 	}
 	for (i = 0; i < UW_NREGS; i++)	/* bound: UW_NREGS */
@@ -96,9 +96,9 @@ UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
 	uw_cursor_reset(c, ad, NULL, NULL);
 	c->arch = arch;
 	c->max_work = 2 * UW_MAX_SCAN_ENTRIES * UW_WORK_SCAN_ENTRY;
-	*c->ws.tables = *t;
-	c->ws.tables->index = NULL;
-	c->ws.tables->index_count = 0;
+	*c->state.tables = *t;
+	c->state.tables->index = NULL;
+	c->state.tables->index_count = 0;
 	return uw_cfi_index(c, out, max);
 }
 
@@ -115,11 +115,11 @@ UW_API int uw_hdr_searchable(struct uw_cursor *scratch, enum uw_arch arch,
 		return 0;
 	uw_cursor_reset(c, ad, NULL, NULL);
 	c->arch = arch;
-	*c->ws.tables = (struct uw_tables){ .eh_frame_hdr = *hdr };
+	*c->state.tables = (struct uw_tables){ .eh_frame_hdr = *hdr };
 	usable = uw_cfi_hdr_usable(c);
 	/* The header's eh_frame_ptr, where it could be read. */
-	if (c->ws.tables->eh_frame.size)
-		*eh_frame_addr = c->ws.tables->eh_frame.addr;
+	if (c->state.tables->eh_frame.size)
+		*eh_frame_addr = c->state.tables->eh_frame.addr;
 	return usable;
 }
 
@@ -132,7 +132,7 @@ UW_API uint64_t uw_sp(const struct uw_cursor *c)
 {
 	uint64_t sp = 0;
 
-	uw_get_reg(c, c->ad ? c->ad->sp_reg : 0, &sp);
+	uw_get_reg(c, c->state.arch_desc ? c->state.arch_desc->sp_reg : 0, &sp);
 	return sp;
 }
 
@@ -148,7 +148,7 @@ UW_API uint64_t uw_frame_cfa(const struct uw_cursor *c)
 
 UW_API int uw_get_reg(const struct uw_cursor *c, unsigned regno, uint64_t *val)
 {
-	if (!c->ad || regno >= c->ad->nregs ||
+	if (!c->state.arch_desc || regno >= c->state.arch_desc->nregs ||
 	    !(c->regs->defined & UW_REG_BIT(regno)))
 		return -1;
 	*val = c->regs->val[regno];
@@ -158,8 +158,8 @@ UW_API int uw_get_reg(const struct uw_cursor *c, unsigned regno, uint64_t *val)
 static void uw_step_trace(struct uw_cursor *c, enum uw_trace_event ev,
 			  uint64_t a, uint64_t b)
 {
-	if (__builtin_expect(c->trace != NULL, 0))
-		c->trace(c->host, ev, a, b);
+	if (__builtin_expect(c->state.trace != NULL, 0))
+		c->state.trace(c->state.host, ev, a, b);
 }
 
 /* A register's value could not be recovered (unreadable save slot, needed
@@ -200,13 +200,13 @@ static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_curso
 							     const struct uw_compact_row *r,
 							     uint64_t *cfa)
 {
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 	unsigned reg = r->cfa_reg;
 	int deref = r->cfa_kind == UW_CFA_AT_REG_OFFSET;
 
 	if (__builtin_expect(r->cfa_kind != UW_CFA_REG_OFFSET && !deref, 0)) {
 		if (r->cfa_kind == UW_CFA_EXPRESSION)
-			return uw_expr_eval(c, &c->ws.row.cfa_expr, c->regs,
+			return uw_expr_eval(c, &c->state.row.cfa_expr, c->regs,
 					    0, 0, 0, cfa);
 		return uw_fail(c, UW_STOP_BAD_CFI, r->fde_begin);
 	}
@@ -234,7 +234,7 @@ static inline __attribute__((__always_inline__))
 int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		  struct uw_step_frame *restrict out)
 {
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 	const struct uw_regs *cur = c->regs;
 	struct uw_regs *restrict next = out->regs;
 	const uint64_t mask = ad->addr_mask;
@@ -367,61 +367,6 @@ uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 	return uw_step_apply(c, r, out);
 }
 
-/* Trade c->ws.tables for the ones kept before them. */
-static inline __attribute__((__always_inline__)) void uw_step_tables_swap(struct uw_cursor *c)
-{
-	struct uw_tables *t = c->ws.other;
-	uint8_t reusable = c->ws.other_reusable;
-	uint64_t tag = c->ws.other_tag;
-
-	c->ws.other = c->ws.tables;
-	c->ws.other_reusable = c->ws.tables_reusable;
-	c->ws.other_tag = c->ws.tables_tag;
-	c->ws.tables = t;
-	c->ws.tables_reusable = reusable;
-	c->ws.tables_tag = tag;
-}
-
-/* c->ws.tables for the pc looked up: the last frame's if they cover it,
- * or the ones before them, or those an earlier unwind of the same space
- * found (uw_cache.space), else the host's.  0 = found; -1 = none, and
- * c->ws.tables keep only why (unreadable, with its module) for the stop
- * report. */
-static inline __attribute__((__always_inline__))
-int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
-{
-	uint64_t unreadable;
-	const char *module;
-
-	if (c->ws.tables_reusable && uw_tables_cover(c->ws.tables, lookup))
-		return 0;
-	if (c->ws.other_reusable && uw_tables_cover(c->ws.other, lookup)) {
-		uw_step_tables_swap(c);
-		return 0;
-	}
-	/* The current tables, if reusable, become the kept ones; find_tables
-	 * fills the storage of those kept before. */
-	if (c->ws.tables_reusable)
-		uw_step_tables_swap(c);
-	if (uw_rowcache_space_find(c, lookup)) {
-		c->ws.tables_reusable = 1;
-		return 0;
-	}
-	if (c->ops->find_tables(c->host, lookup, c->ws.tables) == 0) {
-		c->ws.tables->unreadable = 0;
-		c->ws.tables_reusable = c->ws.tables->pc_hi > c->ws.tables->pc_lo;
-		uw_rowcache_tables_found(c);
-		return 0;
-	}
-	unreadable = c->ws.tables->unreadable;
-	module = unreadable ? c->ws.tables->module : NULL;
-	*c->ws.tables = (struct uw_tables){ .module = module,
-					    .unreadable = unreadable };
-	c->ws.tables_reusable = 0;
-	c->ws.tables_tag = 0;
-	return -1;
-}
-
 /* Method 1, CFI: the row for the pc, from the row cache or parsed (and
  * then cached if it can be).  1 = done, 0 = no CFI covers pc, -1 =
  * stopped. */
@@ -433,17 +378,17 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	int rc;
 
 	out->how = UW_HOW_CFI;
-	c->ws.tables_for_pc = 1;
-	if (uw_step_tables(c, lookup) < 0)
+	c->state.tables_for_pc = 1;
+	if (uw_tables_for(c, lookup) < 0)
 		return 0;
-	uw_step_trace(c, UW_TR_TABLES, c->ws.tables->bias, lookup);
+	uw_step_trace(c, UW_TR_TABLES, c->state.tables->bias, lookup);
 	cached = uw_rowcache_find(c, lookup);
 	if (cached) {
 		uw_step_trace(c, UW_TR_FDE, cached->fde_begin,
 			      cached->fde_end);
 		return uw_step_apply(c, cached, out);
 	}
-	link_pc = (lookup - c->ws.tables->bias) & c->ad->addr_mask;
+	link_pc = (lookup - c->state.tables->bias) & c->state.arch_desc->addr_mask;
 	if (uw_cfi_find(c, link_pc) < 0) {
 		if (c->stop.reason != UW_STOP_NO_UNWIND_DATA)
 			return -1;
@@ -454,8 +399,8 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	if (rc < 0)
 		return -1;
 	if (rc == 1)
-		uw_rowcache_store(c, lookup, &c->ws.crow);
-	return uw_step_apply(c, &c->ws.crow, out);
+		uw_rowcache_store(c, lookup, &c->state.compact_row);
+	return uw_step_apply(c, &c->state.compact_row, out);
 }
 
 /* Method 2: a signal trampoline no CFI describes, by its bytes. */
@@ -489,7 +434,7 @@ static int uw_step_nocfi(struct uw_cursor *c, uint64_t lookup,
 static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
 		      struct uw_step_frame *out)
 {
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 
 	(void)lookup;
 	out->how = UW_HOW_FRAME_POINTER;
@@ -497,9 +442,9 @@ static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
 		return 0;
 	uw_step_trace(c, UW_TR_FP_FALLBACK, c->pc, c->regs->val[ad->fp_reg]);
 	(void)uw_row_compact(c, &ad->fp_row, &ad->fp_row, 0, NULL, 0,
-			     ad->ra_reg, 0, &c->ws.crow);
-	c->ws.crow.fde_begin = c->ws.crow.fde_end = 0;
-	return uw_step_apply_rare(c, &c->ws.crow, out);
+			     ad->ra_reg, 0, &c->state.compact_row);
+	c->state.compact_row.fde_begin = c->state.compact_row.fde_end = 0;
+	return uw_step_apply_rare(c, &c->state.compact_row, out);
 }
 
 /* The ways to find a caller, in the order they are tried: the first that
@@ -544,14 +489,14 @@ static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
  * for it to reuse. */
 static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 {
-	const char *module = c->ws.tables->module;
+	const char *module = c->state.tables->module;
 
-	if (uw_step_tables(c, (ra - 1) & c->ad->addr_mask) == 0)
+	if (uw_tables_for(c, (ra - 1) & c->state.arch_desc->addr_mask) == 0)
 		return 0;
 	/* A stop here reports this frame's module; the next step (if any)
 	 * looks the caller up again. */
-	c->ws.tables->module = module;
-	if (c->ws.tables->unreadable)
+	c->state.tables->module = module;
+	if (c->state.tables->unreadable)
 		return 0;
 	return uw_arch_ra_plausible(c, ra) == 0;
 }
@@ -559,15 +504,15 @@ static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 static int uw_step_stopped(struct uw_cursor *c)
 {
 	c->stop.pc = c->pc;
-	c->stop.module = c->ws.tables_for_pc ? c->ws.tables->module : NULL;
+	c->stop.module = c->state.tables_for_pc ? c->state.tables->module : NULL;
 	uw_step_trace(c, UW_TR_STOP, c->stop.reason, c->pc);
 	return 0;
 }
 
 UW_API int uw_step(struct uw_cursor *c)
 {
-	const struct uw_arch_desc *ad = c->ad;
-	struct uw_step_frame *f = &c->ws.frame;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
+	struct uw_step_frame *f = &c->state.frame;
 	uint64_t lookup, ra;
 	unsigned m;
 	int rc = 0;
@@ -575,12 +520,12 @@ UW_API int uw_step(struct uw_cursor *c)
 	if (c->stop.reason != UW_STOP_NONE)
 		return 0;
 	c->work = 0;
-	c->ws.sec = NULL;
-	c->ws.cache_len = 0;
-	f->regs = &c->ws.regs[c->regs == &c->ws.regs[0]];
-	/* c->ws.tables still holds the last frame's tables (find_tables sets
+	c->state.section = NULL;
+	c->state.section_window_len = 0;
+	f->regs = &c->state.regs[c->regs == &c->state.regs[0]];
+	/* c->state.tables still holds the last frame's tables (find_tables sets
 	 * every field when it succeeds): reused if they cover this pc. */
-	c->ws.tables_for_pc = 0;
+	c->state.tables_for_pc = 0;
 	uw_step_trace(c, UW_TR_STEP, c->pc, c->depth);
 	if (c->depth >= c->max_depth) {
 		uw_fail(c, UW_STOP_DEPTH_LIMIT, c->depth);
@@ -598,8 +543,8 @@ UW_API int uw_step(struct uw_cursor *c)
 		if (rc == 0)
 			rc = uw_step_by(c, (enum uw_step_method)m, lookup, f);
 	}
-	if (rc == 0 && c->ws.tables_for_pc && c->ws.tables->unreadable)
-		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->ws.tables->unreadable);
+	if (rc == 0 && c->state.tables_for_pc && c->state.tables->unreadable)
+		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->state.tables->unreadable);
 	else if (rc == 0)
 		uw_fail(c, UW_STOP_NO_UNWIND_DATA, lookup);
 	if (rc <= 0)

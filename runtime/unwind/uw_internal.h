@@ -4,7 +4,7 @@
  *   mem.c   - reading: section bytes (local or target), LEB128, DW_EH_PE
  *             pointers, target words.  Every failure becomes a stop reason.
  *   cfi.c   - finding and parsing: .eh_frame_hdr search, linear scans,
- *             CIE/FDE decoding into struct uw_cie / uw_fde.
+ *             CIE/FDE decoding into struct uw_cie_info / uw_fde.
  *   row.c   - executing call frame instructions into a struct uw_row.
  *   expr.c  - the DWARF expression stack machine.
  *   arch.c  - per-architecture facts, pt_regs import, signal trampolines.
@@ -43,7 +43,7 @@ struct uw_arch_desc {
 	 * registers kept, the sp the CFA, nothing computed.  What a CIE's
 	 * row is compacted from (the check builds compare:
 	 * uw_row_check_delta). */
-	struct uw_compact_row abi_crow;
+	struct uw_compact_row abi_compact_row;
 	/* A frame built by "push %bp; mov %sp,%bp", as CFI: the CFA is
 	 * bp + 2 words, the caller's bp at CFA - 2 words, the return address
 	 * at CFA - 1 word (the frame-pointer fallback). */
@@ -248,7 +248,7 @@ UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
 static inline int uw_peek(struct uw_cursor *c, uint64_t addr, void *buf,
 			  uint32_t len)
 {
-	return c->ops->read_mem(c->host, addr, buf, len) == 0;
+	return c->state.ops->read_mem(c->state.host, addr, buf, len) == 0;
 }
 /* mem.c: a frame's save slots [addr, addr + len), len <=
  * UW_ROW_MAX_SPAN, from the stack window (read if it does not hold them).
@@ -258,10 +258,10 @@ UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
 static inline const uint8_t *uw_stack_slots(struct uw_cursor *c,
 					    uint64_t addr, uint32_t len)
 {
-	uint64_t off = addr - c->ws.window_addr;
+	uint64_t off = addr - c->state.window_addr;
 
-	if (off < c->ws.window_len && c->ws.window_len - off >= len)
-		return c->ws.window + off;
+	if (off < c->state.window_len && c->state.window_len - off >= len)
+		return c->state.window + off;
 	return uw_stack_fill(c, addr, len);
 }
 /* An address-sized little-endian word at addr, speculatively. */
@@ -282,18 +282,27 @@ static inline void uw_pc_range_probe(struct uw_pc_range *r, uint64_t loc,
 	}
 }
 
-/* cfi.c: find the FDE covering link-time pc in c->ws.tables; fills
- * c->ws.sec, c->ws.cie, c->ws.fde. */
+/* cfi.c: find the FDE covering link-time pc in c->state.tables; fills
+ * c->state.section, c->state.cie, c->state.fde. */
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc);
 UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c);
 UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 			     uint32_t max);
 
-/* row.c: execute CIE + FDE instructions up to link-time pc into c->ws.row
- * (over c->ws.row_base), and compact the row into c->ws.crow.  1 = done,
- * and crow can be cached; 0 = done, and crow keeps a general expression of
+/* row.c: execute CIE + FDE instructions up to link-time pc into c->state.row
+ * (over c->state.row_base), and compact the row into c->state.compact_row.  1 = done,
+ * and compact_row can be cached; 0 = done, and compact_row keeps a general expression of
  * the parsed row (which must stay in place); -1 = stopped. */
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc);
+
+/* The rule of register reg (< UW_NREGS) in the row parsed for the last
+ * step's pc: its FDE's if the FDE changed it, else its CIE's. */
+static inline const struct uw_reg_rule *uw_row_rule(const struct uw_cursor *c,
+						     unsigned reg)
+{
+	return c->state.row_changed & UW_REG_BIT(reg) ?
+	       &c->state.row.rule[reg] : &c->state.row_base->rule[reg];
+}
 
 /* Every register of a row (struct uw_row, a row's changed registers). */
 #define UW_ROW_ALL (UW_REG_BIT(UW_NREGS) - 1)
@@ -314,20 +323,13 @@ UW_INTERNAL uint32_t uw_row_compact(const struct uw_cursor *c,
 				    uint32_t general, unsigned ra_reg,
 				    int signal, struct uw_compact_row *out);
 
-/* rowcache.c: keep row for lookup pc in c->ws.tables. */
+/* rowcache.c: keep row for lookup pc in c->state.tables. */
 UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 				   const struct uw_compact_row *row);
 /* rowcache.c: where the pc-keyed entries have no row for lookup pc, a
- * kept range (uw_cache.ranges) that holds it, or NULL (a miss). */
+ * kept range (uw_cache_state.ranges) that holds it, or NULL (a miss). */
 UW_INTERNAL const struct uw_compact_row *
 uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup);
-
-/* Is pc in the range t covers (uw_tables.pc_lo)?  Never, for tables
- * without one (pc_lo = pc_hi). */
-static inline int uw_tables_cover(const struct uw_tables *t, uint64_t pc)
-{
-	return pc - t->pc_lo < t->pc_hi - t->pc_lo;
-}
 
 /* Do the tables name their CFI?  Local sections do by their buffers;
  * sections read from the target only with the host's ident (the contract
@@ -340,29 +342,64 @@ static inline int uw_rowcache_names_cfi(const struct uw_tables *t)
 	       (t->eh_frame.data || (!t->eh_frame.size &&
 				     !t->eh_frame_hdr.size)) &&
 	       (t->debug_frame.data || !t->debug_frame.size);
-} 
+}
 
-/* rowcache.c: c->ws.tables were just found by find_tables (with
- * tables_reusable set): their tag in the row cache (ws.tables_tag, 0 if
- * no cache keeps their rows), and kept for later unwinds of the cache's
- * space if they have a pc range (uw_cache.space). */
-UW_INTERNAL void uw_rowcache_tables_found(struct uw_cursor *c);
-/* Tables an earlier unwind of the cache's space found for lookup, into
- * c->ws.tables with their tag.  1 = found. */
-UW_INTERNAL int uw_rowcache_space_find(struct uw_cursor *c, uint64_t lookup);
+/* rowcache.c: c->state.tables were just found: their tag in the row cache
+ * into c->state.tables_tag (0 if no cache keeps their rows).  Returns
+ * the tag's slot, for uw_rowcache_use_tag. */
+UW_INTERNAL uint32_t uw_rowcache_tag_tables(struct uw_cursor *c);
+/* rowcache.c: c->state.tables are tables found before, whose tag was
+ * *tag in *slot: count a use of it (so that it outlives tables used
+ * less), or, if the slot was taken for others meanwhile, tag them again
+ * (both updated); into c->state.tables_tag. */
+UW_INTERNAL void uw_rowcache_use_tag(struct uw_cursor *c, uint64_t *tag,
+				     uint32_t *slot);
+
+/* Forget the tables kept across unwinds (tables.c). */
+static inline void uw_kept_tables_forget(struct uw_kept_tables *k)
+{
+	k->count = 0;
+	k->next = 0;
+}
+
+/* Is pc in the range t covers (uw_tables.pc_lo)?  Never, for tables
+ * without one (pc_lo = pc_hi). */
+static inline int uw_tables_cover(const struct uw_tables *t, uint64_t pc)
+{
+	return pc - t->pc_lo < t->pc_hi - t->pc_lo;
+}
+
+/* tables.c: c->state.tables for lookup pc, where the last frame's do not
+ * cover it (uw_tables_for).  0 = found; -1 = none. */
+UW_INTERNAL int uw_tables_find(struct uw_cursor *c, uint64_t lookup);
+
+/* The tables of lookup pc into c->state.tables, with their tag: the last
+ * frame's if they cover it, else the ones before them, or those an
+ * earlier unwind of the same space found (uw_cache.space), else the
+ * host's.  0 = found; -1 = none, and c->state.tables keep only why
+ * (unreadable, with its module) for the stop report.  The first test
+ * inline: it is every step's. */
+static inline __attribute__((__always_inline__))
+int uw_tables_for(struct uw_cursor *c, uint64_t lookup)
+{
+	if (c->state.tables_reusable &&
+	    uw_tables_cover(c->state.tables, lookup))
+		return 0;
+	return uw_tables_find(c, lookup);
+}
 
 /* The row cache's lookup, inline: it is on every cached step's path.
- * uw_rowcache_find gives the row cached for lookup pc in c->ws.tables, or
+ * uw_rowcache_find gives the row cached for lookup pc in c->state.tables, or
  * NULL. */
 
-/* The slot of lookup pc; only where c->ws.tables_tag (a cache is
+/* The slot of lookup pc; only where c->state.tables_tag (a cache is
  * attached). */
 static inline struct uw_cache_entry *uw_rowcache_slot(struct uw_cursor *c,
 						      uint64_t pc)
 {
 	uint64_t h = pc * 0x9e3779b97f4a7c15ull;
 
-	return &c->cache->entries[(uint32_t)(h >> 40) & c->cache->mask];
+	return &c->cache->state.entries[(uint32_t)(h >> 40) & c->cache->state.mask];
 }
 
 static inline const struct uw_compact_row *
@@ -370,17 +407,17 @@ uw_rowcache_find(struct uw_cursor *c, uint64_t lookup)
 {
 	struct uw_cache_entry *e;
 
-	if (!c->ws.tables_tag)
+	if (!c->state.tables_tag)
 		return NULL;
 	e = uw_rowcache_slot(c, lookup);
-	if (e->key.pc == lookup && e->key.tag == c->ws.tables_tag) {
+	if (e->key.pc == lookup && e->key.tag == c->state.tables_tag) {
 		c->cache->hits++;
 		return &e->row;
 	}
 	return uw_rowcache_find_miss(c, lookup);
 }
 
-/* expr.c: evaluate a block of c->ws.sec against regs.  If push_cfa, cfa is
+/* expr.c: evaluate a block of c->state.section against regs.  If push_cfa, cfa is
  * pushed first (DW_CFA_expression / val_expression); have_cfa says whether
  * DW_OP_call_frame_cfa may use cfa. */
 UW_INTERNAL int uw_expr_eval(struct uw_cursor *c, const struct uw_block *b,

@@ -480,7 +480,7 @@ void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misse
 
 void uw_ours_forget_rows(void)
 {
-	if (row_cache.entries)
+	if (row_cache.state.entries)
 		uw_cache_forget_rows(&row_cache);
 }
 
@@ -490,7 +490,7 @@ int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_
 	static __thread struct uw_cursor cursor; /* ~10 KiB: keep it off the stack */
 	struct host h = { sp, s, live_pid, { false } };
 
-	if (row_cache_on && !row_cache.entries)
+	if (row_cache_on && !row_cache.state.entries)
 		uw_cache_init(&row_cache, row_cache_entries, ROW_CACHE_ENTRIES);
 	/* Its tables hold for as long as the space lives. */
 	row_cache.space = sp->id;
