@@ -124,9 +124,7 @@ UW_INTERNAL void uw_reader_init_local(struct uw_reader *r,
 UW_INTERNAL int uw_rd_fail(struct uw_reader *r, enum uw_stop_reason reason,
 			   uint64_t addr)
 {
-	r->stop->reason = reason;
-	r->stop->addr = addr;
-	return -1;
+	return uw_fail_stop(r->stop, reason, addr);
 }
 
 /* Fill the cache window so that it holds [addr, addr + n); the window is
@@ -322,8 +320,10 @@ UW_INTERNAL int uw_rd_encoded_slow(struct uw_reader *r, uint8_t enc,
 
 	if (enc & DW_EH_PE_indirect) {
 		/* The field holds the address of the pointer (in the target,
-		 * relocated), so read it there and go back to link-time. */
-		if (!c)
+		 * relocated), so read it there and go back to link-time.
+		 * Without a host (uw_index_build, uw_compile_run: a cursor as
+		 * scratch) there is no target to read. */
+		if (!c || !c->state.ops)
 			return uw_rd_fail(r, UW_STOP_BAD_CFI, field);
 		if (uw_read_target(c, (*v + c->state.tables->bias) & r->addr_mask,
 				   r->addr_size, &raw) < 0)
