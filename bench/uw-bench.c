@@ -647,6 +647,11 @@ int main(int argc, char **argv)
 		uw_ours_row_cache_stats(&hits, &misses, &cie_misses);
 		printf("callgrind: ours row cache %llu hits %llu misses, %llu CIEs parsed (all passes)\n",
 		       hits, misses, cie_misses);
+		unsigned long long compiled, full, marked, uncompiled;
+		uw_ours_step_stats(&compiled, &full, &marked, &uncompiled);
+		printf("callgrind: ours steps: %llu compact rows, %llu full rows, %llu parsed where"
+		       " marked, %llu in tables not compiled (all passes)\n", compiled, full, marked,
+		       uncompiled);
 	} else {
 		report_agreement();
 		time_peers(reps);

@@ -501,6 +501,28 @@ UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 	return (int)f.n;
 }
 
+/* The FDE at pos of sec and its CIE, parsed (uw_cfi_fde_at).  Inlined
+ * into the searches: a frame of its own would join the stack budget's
+ * deepest chain, the search's parse. */
+static inline __attribute__((__always_inline__)) int
+uw_cfi_fde_parse_at(struct uw_cursor *c, const struct uw_section *sec,
+		    uint64_t pos)
+{
+	struct uw_cfi_entry e;
+
+	if (uw_cfi_entry(c, sec, pos, &e) < 0)
+		return -1;
+	if (e.is_end || e.is_cie)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+	return uw_cfi_parse_fde(c, sec, pos, &e);
+}
+
+UW_INTERNAL int uw_cfi_fde_at(struct uw_cursor *c,
+			      const struct uw_section *sec, uint64_t pos)
+{
+	return uw_cfi_fde_parse_at(c, sec, pos);
+}
+
 /* Binary search in uw_tables.index: the last FDE starting at or below pc,
  * or the one before it when both start there (one per section).  1 =
  * found (FDE parsed), 0 = not covered, -1 = stopped. */
@@ -510,7 +532,6 @@ uw_cfi_search_index(struct uw_cursor *c, uint64_t pc, struct uw_pc_range *same)
 	const struct uw_tables *t = c->state.tables;
 	const struct uw_index_entry *ie;
 	const struct uw_section *sec;
-	struct uw_cfi_entry e;
 	uint32_t lo = 0, hi = t->index_count, mid, k;
 
 	/* bound: log2(index_count) + 1 <= 33 probes */
@@ -530,11 +551,7 @@ uw_cfi_search_index(struct uw_cursor *c, uint64_t pc, struct uw_pc_range *same)
 		if (k < lo && ie->pc_begin != t->index[lo - 1].pc_begin)
 			break;
 		sec = ie->in_debug_frame ? &t->debug_frame : &t->eh_frame;
-		if (uw_cfi_entry(c, sec, ie->pos, &e) < 0)
-			return -1;
-		if (e.is_end || e.is_cie)
-			return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + ie->pos);
-		if (uw_cfi_parse_fde(c, sec, ie->pos, &e) < 0)
+		if (uw_cfi_fde_parse_at(c, sec, ie->pos) < 0)
 			return -1;
 		if (uw_cfi_fde_covers(c, pc)) {
 			/* A candidate before it, not covering pc, may cover
@@ -547,73 +564,115 @@ uw_cfi_search_index(struct uw_cursor *c, uint64_t pc, struct uw_pc_range *same)
 	return 0;
 }
 
-/* Binary search in .eh_frame_hdr (LSB Core, ".eh_frame_hdr"):
+/* .eh_frame_hdr (LSB Core, ".eh_frame_hdr"):
  *     u8 version (1), u8 eh_frame_ptr_enc, u8 fde_count_enc, u8 table_enc,
  *     eh_frame_ptr, fde_count, then fde_count sorted pairs
  *     (initial_location, fde_address), datarel = relative to the header.
- * 1 = found: *fde_pos is the candidate FDE's offset in .eh_frame, which
- * the caller parses (uw_cfi_hdr_fde: not from here, so that this frame,
- * with its reader, is not on the kernel stack under the parse);
- * 0 = not covered, 2 = table unusable, -1 = stop. */
-static __attribute__((__noinline__)) int
-uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
-		  struct uw_pc_range *same)
+ * Its header into *h, with r, a reader of it.  1 = a table the search can
+ * use, 2 = none (or one of an encoding it cannot search), -1 = stop.
+ * Where .eh_frame's size is not known, the header says where it starts.
+ * Inlined: its locals are its callers'. */
+static inline __attribute__((__always_inline__)) int
+uw_cfi_hdr_open(struct uw_cursor *c, struct uw_reader *r,
+		struct uw_cfi_hdr_table *h)
 {
 	struct uw_tables *t = c->state.tables;
 	const struct uw_section *hdr = &t->eh_frame_hdr;
-	struct uw_reader r;
-	uint8_t version, ptr_enc, count_enc, table_enc;
-	uint64_t eh_frame_ptr, count, lo, hi, mid, loc, fde_addr, table_pos;
-	int esize, direct;
-	uint32_t probes;
+	uint8_t version, ptr_enc, count_enc;
+	uint64_t eh_frame_ptr;
+	int esize;
 
-	uw_reader_init(&r, c, hdr, 0, hdr->size);
-	r.datarel_base = hdr->addr;
-	if (uw_rd_u8(&r, &version) < 0 || uw_rd_u8(&r, &ptr_enc) < 0 ||
-	    uw_rd_u8(&r, &count_enc) < 0 || uw_rd_u8(&r, &table_enc) < 0)
+	uw_reader_init(r, c, hdr, 0, hdr->size);
+	r->datarel_base = hdr->addr;
+	if (uw_rd_u8(r, &version) < 0 || uw_rd_u8(r, &ptr_enc) < 0 ||
+	    uw_rd_u8(r, &count_enc) < 0 || uw_rd_u8(r, &h->table_enc) < 0)
 		return -1;
 	if (version != 1 || ptr_enc == DW_EH_PE_omit)
 		return 2;
-	if (uw_rd_encoded(&r, ptr_enc, &eh_frame_ptr) < 0)
+	if (uw_rd_encoded(r, ptr_enc, &eh_frame_ptr) < 0)
 		return -1;
 	if (t->eh_frame.size == 0) {
 		t->eh_frame.data = NULL;
 		t->eh_frame.addr = eh_frame_ptr;
 		t->eh_frame.size = UW_EH_FRAME_UNKNOWN_SIZE;
 	}
-	if (count_enc == DW_EH_PE_omit || table_enc == DW_EH_PE_omit ||
-	    (table_enc & DW_EH_PE_indirect) ||
-	    (table_enc & DW_EH_PE_APPL_MASK) == DW_EH_PE_aligned)
+	if (count_enc == DW_EH_PE_omit || h->table_enc == DW_EH_PE_omit ||
+	    (h->table_enc & DW_EH_PE_indirect) ||
+	    (h->table_enc & DW_EH_PE_APPL_MASK) == DW_EH_PE_aligned)
 		return 2;
-	esize = uw_encoded_size(table_enc, c->state.arch_desc->addr_size);
+	esize = uw_encoded_size(h->table_enc, c->state.arch_desc->addr_size);
 	if (esize <= 0)
 		return 2;		/* LEB128 entries: cannot index */
-	if (uw_rd_encoded(&r, count_enc, &count) < 0)
+	h->esize = (uint32_t)esize;
+	if (uw_rd_encoded(r, count_enc, &h->count) < 0)
 		return -1;
-	table_pos = r.pos;
-	if (count > (hdr->size - table_pos) / (uint64_t)(2 * esize))
+	h->table_pos = r->pos;
+	if (h->count > (hdr->size - h->table_pos) / (uint64_t)(2 * esize))
 		return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
+	return 1;
+}
 
+/* The FDE of entry i of the table h: its offset in .eh_frame into *pos,
+ * read with r.  0, or -1 with a stop (an address outside .eh_frame). */
+static int uw_cfi_hdr_fde_pos(struct uw_cursor *c, struct uw_reader *r,
+			      const struct uw_cfi_hdr_table *h, uint64_t i,
+			      uint64_t *pos)
+{
+	const struct uw_tables *t = c->state.tables;
+	uint64_t fde_addr;
+
+	r->pos = h->table_pos + i * (uint64_t)(2 * h->esize) +
+		 (uint64_t)h->esize;
+	if (uw_rd_encoded(r, h->table_enc, &fde_addr) < 0)
+		return -1;
+	if (fde_addr < t->eh_frame.addr ||
+	    fde_addr - t->eh_frame.addr >= t->eh_frame.size)
+		return uw_fail(c, UW_STOP_BAD_CFI, t->eh_frame_hdr.addr);
+	*pos = fde_addr - t->eh_frame.addr;
+	return 0;
+}
+
+/* Binary search in .eh_frame_hdr's table for the last entry whose
+ * initial_location is at or below pc.  1 = found: *fde_pos is the
+ * candidate FDE's offset in .eh_frame, which the caller parses
+ * (uw_cfi_hdr_fde: not from here, so that this frame, with its reader,
+ * is not on the kernel stack under the parse); 0 = not covered, 2 =
+ * table unusable, -1 = stop. */
+static __attribute__((__noinline__)) int
+uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
+		  struct uw_pc_range *same)
+{
+	const struct uw_section *hdr = &c->state.tables->eh_frame_hdr;
+	struct uw_cfi_hdr_table h;
+	struct uw_reader r;
+	uint64_t lo, hi, mid, loc;
+	uint32_t probes;
+	int rc, direct;
+
+	rc = uw_cfi_hdr_open(c, &r, &h);
+	if (rc != 1)
+		return rc;
 	/* The table every toolchain writes, datarel sdata4 pairs, in local
 	 * bytes: a probe is one load, of the value uw_rd_encoded gives (the
-	 * count check above keeps every entry inside the section). */
+	 * count check keeps every entry inside the section). */
 	direct = hdr->data && hdr->addr != 0 &&
-		 table_enc == (DW_EH_PE_datarel | DW_EH_PE_sdata4);
+		 h.table_enc == (DW_EH_PE_datarel | DW_EH_PE_sdata4);
 
 	/* Find the last entry with initial_location <= pc. */
 	lo = 0;
-	hi = count;
+	hi = h.count;
 	for (probes = 0; lo < hi; probes++) {
 		if (probes == UW_MAX_HDR_PROBES)	/* unsorted/hostile */
 			return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
 		if (uw_spend(c, UW_WORK_HDR_PROBE) < 0)
 			return -1;
 		mid = lo + (hi - lo) / 2;
-		r.pos = table_pos + mid * (uint64_t)(2 * esize);
+		r.pos = h.table_pos + mid * (uint64_t)(2 * h.esize);
 		if (direct)
 			loc = (hdr->addr + (uint64_t)(int64_t)
-			       uw_le_s32(hdr->data + r.pos)) & c->state.arch_desc->addr_mask;
-		else if (uw_rd_encoded(&r, table_enc, &loc) < 0)
+			       uw_le_s32(hdr->data + r.pos)) &
+			      c->state.arch_desc->addr_mask;
+		else if (uw_rd_encoded(&r, h.table_enc, &loc) < 0)
 			return -1;
 		uw_pc_range_probe(same, loc, pc);
 		if (loc <= pc)
@@ -623,13 +682,38 @@ uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
 	}
 	if (lo == 0)
 		return 0;
-	r.pos = table_pos + (lo - 1) * (uint64_t)(2 * esize) + (uint64_t)esize;
-	if (uw_rd_encoded(&r, table_enc, &fde_addr) < 0)
+	if (uw_cfi_hdr_fde_pos(c, &r, &h, lo - 1, fde_pos) < 0)
 		return -1;
-	if (fde_addr < t->eh_frame.addr ||
-	    fde_addr - t->eh_frame.addr >= t->eh_frame.size)
-		return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
-	*fde_pos = fde_addr - t->eh_frame.addr;
+	return 1;
+}
+
+UW_INTERNAL int uw_cfi_hdr_table(struct uw_cursor *c,
+				 struct uw_cfi_hdr_table *h)
+{
+	struct uw_reader r;
+
+	if (c->state.tables->eh_frame_hdr.size == 0)
+		return 2;
+	return uw_cfi_hdr_open(c, &r, h);
+}
+
+UW_INTERNAL int uw_cfi_hdr_entry(struct uw_cursor *c,
+				 const struct uw_cfi_hdr_table *h, uint64_t i,
+				 uint64_t *loc, uint64_t *fde_pos)
+{
+	const struct uw_section *hdr = &c->state.tables->eh_frame_hdr;
+	struct uw_reader r;
+
+	uw_reader_init(&r, c, hdr, h->table_pos + i * (uint64_t)(2 * h->esize),
+		       hdr->size);
+	r.datarel_base = hdr->addr;
+	if (uw_rd_encoded(&r, h->table_enc, loc) < 0)
+		return -1;
+	if (uw_cfi_hdr_fde_pos(c, &r, h, i, fde_pos) == 0)
+		return 0;
+	if (c->stop.reason != UW_STOP_BAD_CFI)
+		return -1;
+	c->stop.reason = UW_STOP_NONE;
 	return 1;
 }
 
@@ -653,14 +737,7 @@ UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c)
 static __attribute__((__noinline__)) int
 uw_cfi_hdr_fde(struct uw_cursor *c, uint64_t pos, uint64_t pc)
 {
-	const struct uw_section *sec = &c->state.tables->eh_frame;
-	struct uw_cfi_entry e;
-
-	if (uw_cfi_entry(c, sec, pos, &e) < 0)
-		return -1;
-	if (e.is_end || e.is_cie)
-		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
-	if (uw_cfi_parse_fde(c, sec, pos, &e) < 0)
+	if (uw_cfi_fde_parse_at(c, &c->state.tables->eh_frame, pos) < 0)
 		return -1;
 	return uw_cfi_fde_covers(c, pc) ? 1 : 0;
 }

@@ -91,10 +91,9 @@ struct uw_compact_row {
 					 * span_base lie in [base + span_lo,
 					 * base + span_lo + span_len): read at
 					 * once; 0 = not so */
-	uint32_t in_span;		/* the OFFSET registers of a span
-					 * based on the CFA: all their slots
-					 * lie in it (most rows: every saved
-					 * register), so need no check */
+	uint32_t in_span;		/* the registers whose slots the span
+					 * holds: all of them (most rows: every
+					 * saved register), so need no check */
 	int32_t span_lo;
 	uint8_t span_base;		/* UW_NREGS = the CFA (OFFSET slots),
 					 * else this register (AT_REG_OFFSET) */
@@ -259,12 +258,40 @@ struct uw_kept_tables {
 	struct uw_kept_tables_entry entry[UW_CACHE_KEPT_TABLES];
 };
 
+/* The callee-saved registers a compiled row's slots name, at most
+ * (uw_internal.h, "Compiled rows"). */
+#define UW_COMPILED_SLOTS 6
+
+/* A compiled row unpacked for its apply (step.c; compile.c:
+ * uw_compiled_unpack): what the step needs of it, as masks and offsets. */
+struct uw_compiled_unpacked {
+	uint32_t rule;			/* the compiled row; 0 = none here */
+	uint8_t arch;			/* enum uw_arch it is unpacked for */
+	uint8_t base;			/* the CFA's register */
+	uint8_t words;			/* words below the CFA its slots span */
+	uint8_t nsaved;			/* reg[] and at[] entries */
+	uint32_t cfa_offset;		/* bytes from base to the CFA */
+	uint32_t keep;			/* registers kept, if defined */
+	uint32_t defined;		/* registers given a value: the sp,
+					 * the return address and reg[] */
+	uint8_t reg[UW_COMPILED_SLOTS];	/* reg[i] is the word at[i] bytes */
+	uint8_t at[UW_COMPILED_SLOTS];	/* into the span */
+};
+
+/* Compiled rows unpacked, by their rule (uw_cache_state.unpacked): a
+ * rule means the same in every table of an architecture, so what is
+ * kept never goes stale. */
+#ifndef UW_CACHE_UNPACKED
+#define UW_CACHE_UNPACKED 128
+#endif
+
 /* The row cache's state (struct uw_cache, unwind_core.h; rowcache.c). */
 struct uw_cache_state {
 	struct uw_cache_entry *entries;
 	uint32_t mask;			/* number of entries - 1 */
 	/* Here, in the page every unwind touches: under TCG each other page
 	 * costs a TLB refill after a context switch. */
+	struct uw_compiled_unpacked unpacked[UW_CACHE_UNPACKED];
 	struct uw_kept_tables kept;
 	struct uw_cache_tables tables[UW_CACHE_TABLES];
 	uint64_t tag_next;		/* the last tag given */
@@ -301,6 +328,36 @@ struct uw_step_frame {
 				 * pc is exact, and its stack may differ */
 };
 
+/* The sorted table of an .eh_frame_hdr, as the search reads it (cfi.c). */
+struct uw_cfi_hdr_table {
+	uint64_t table_pos;	/* offset of the table in the header */
+	uint64_t count;		/* its entries */
+	uint32_t esize;		/* bytes of each of an entry's two fields */
+	uint8_t table_enc;	/* DW_EH_PE_* of the fields */
+};
+
+/* A compile's state (struct uw_compiler, unwind_core.h; compile.c). */
+struct uw_compiler_state {
+	const struct uw_arch_desc *arch_desc;
+	struct uw_tables tables;	/* the tables compiled */
+	struct uw_compiled_row *out;	/* NULL: rows counted only */
+	uint32_t max;
+	struct uw_compact_row *full;	/* the full rows, with out */
+	uint32_t max_full;
+	uint8_t by_index;		/* searched by tables.index, else by
+					 * the header's table, hdr */
+	uint8_t opened;			/* hdr read (the first run) */
+	uint8_t done;			/* every FDE compiled */
+	uint8_t any;			/* a row made: base is set */
+	struct uw_cfi_hdr_table hdr;
+	uint64_t next;			/* the search's entry compiled next */
+	uint64_t total;			/* the search's entries */
+	uint64_t base;			/* link-time pc of the first row */
+	uint64_t at;			/* link-time pc the rows reach */
+	uint32_t gap;			/* the rule of pcs no FDE serves */
+	uint32_t last_rule;		/* the last row's */
+};
+
 /* The cursor's state (struct uw_cursor, unwind_core.h).  The cursor is
  * over 12 KiB on x86_64 (UW_CURSOR_CIES CIEs with their rows, parsed and
  * compacted): never on a kernel stack. */
@@ -317,6 +374,8 @@ struct uw_cursor_state {
 	struct uw_regs regs[2];		/* this frame's and its caller's, as
 					 * a step builds them */
 	struct uw_step_frame frame;	/* the caller frame uw_step builds */
+	struct uw_compiled_unpacked unpacked;	/* a compiled row unpacked,
+						 * without a row cache */
 	/* This step's tables, and the reusable ones before them
 	 * (prev_reusable and prev_tag as they were): looked at before
 	 * find_tables (tables.c).  Each is one of tables_storage, so

@@ -380,42 +380,80 @@ uw_row_cie_done(struct uw_row_exec *x, struct uw_cie_entry *e)
 	uw_row_copy(whole, &c->state.row, x->changed);
 }
 
+/* x at the start of c->state.fde, for the row of link-time pc: the CIE's
+ * instructions run from the ABI's row (or the row they made, kept), and
+ * c->state.row the row the FDE's instructions start from, *base the
+ * unchanged registers'.  Inlined into its two callers: its frame would
+ * join the stack budget's deepest chain (uw_row_compute, uw_row_run). */
+static inline __attribute__((__always_inline__)) int
+uw_row_begin(struct uw_cursor *c, struct uw_row_exec *x, uint64_t pc,
+	     const struct uw_row **base)
+{
+	struct uw_cie_entry *e = c->state.cie_entry;
+
+	*base = &c->state.arch_desc->abi_row;
+	x->c = c;
+	x->pc = pc;
+	x->loc = c->state.fde.pc_begin;
+	x->initial = *base;
+	if (!e->row_valid) {
+		uw_row_copy(&c->state.row, *base, 0);
+		if (uw_row_run(x, c->state.cie.insn_pos,
+			       c->state.cie.insn_end) < 0)
+			return -1;
+		uw_row_cie_done(x, e);
+	} else {
+		x->insns = e->insns;
+	}
+	if (e->row_valid) {
+		/* The CIE's row does not depend on the FDE: the FDE's base. */
+		*base = &e->row;
+		x->initial = *base;
+		x->changed = 0;
+		uw_row_copy(&c->state.row, *base, 0);
+	} else {
+		x->initial = &c->state.cie_row;
+	}
+	return 0;
+}
+
+/* The row x's run reached, compacted into c->state.compact_row.  Returns
+ * its general registers (uw_row_compact): 0 = it can be kept. */
+static inline __attribute__((__always_inline__)) uint32_t
+uw_row_end(struct uw_cursor *c, const struct uw_row_exec *x,
+	   const struct uw_row *base)
+{
+	const struct uw_cie_entry *e = c->state.cie_entry;
+	uint32_t general;
+
+	c->state.row_base = base;
+	c->state.row_changed = x->changed;
+	general = uw_row_compact(c, &c->state.row, base, x->changed,
+				 e->row_valid ? &e->compact_row :
+				 &c->state.arch_desc->abi_compact_row,
+				 e->row_valid ? e->general : 0,
+				 c->state.cie.ra_reg, c->state.cie.signal,
+				 &c->state.compact_row);
+#ifdef UW_CHECK_DELTA
+	uw_row_check_delta(c, base, x->changed, general);
+#endif
+	c->state.compact_row.fde_begin = c->state.fde.pc_begin;
+	c->state.compact_row.fde_end = c->state.fde.pc_end;
+	return general;
+}
+
 /* The row for link-time pc in c->state.cie and c->state.fde: the CIE's
  * instructions from the ABI's row (or the row they made, kept), then
  * the FDE's, compacted into c->state.compact_row. */
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 {
 	struct uw_row_exec x = { 0 };
-	struct uw_cie_entry *e = c->state.cie_entry;
 	struct uw_pc_range *r = &c->state.row_pcs;
-	const struct uw_row *base = &c->state.arch_desc->abi_row;
-	uint32_t general;
+	const struct uw_row *base;
 
-	x.c = c;
-	x.pc = pc;
-	x.loc = c->state.fde.pc_begin;
-	x.initial = base;
-	if (!e->row_valid) {
-		uw_row_copy(&c->state.row, base, 0);
-		if (uw_row_run(&x, c->state.cie.insn_pos, c->state.cie.insn_end) < 0)
-			return -1;
-		uw_row_cie_done(&x, e);
-	} else {
-		x.insns = e->insns;
-	}
-	if (e->row_valid) {
-		/* The CIE's row does not depend on the FDE: the FDE's base. */
-		base = &e->row;
-		x.initial = base;
-		x.changed = 0;
-		uw_row_copy(&c->state.row, base, 0);
-	} else {
-		x.initial = &c->state.cie_row;
-	}
-	if (uw_row_run(&x, c->state.fde.insn_pos, c->state.fde.insn_end) < 0)
+	if (uw_row_begin(c, &x, pc, &base) < 0 ||
+	    uw_row_run(&x, c->state.fde.insn_pos, c->state.fde.insn_end) < 0)
 		return -1;
-	c->state.row_base = base;
-	c->state.row_changed = x.changed;
 	/* Every pc from the row's start to the advance that ended it (or
 	 * the FDE's end) runs the same instructions, so gets the same row,
 	 * where the search finds the same FDE.  An advance backwards
@@ -427,18 +465,40 @@ UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 		r->hi = c->state.fde_pcs.hi;
 	if (r->hi <= pc || r->lo > pc)
 		*r = (struct uw_pc_range){ pc, pc + 1 };
+	return uw_row_end(c, &x, base) == 0;
+}
 
-	general = uw_row_compact(c, &c->state.row, base, x.changed,
-				 e->row_valid ? &e->compact_row : &c->state.arch_desc->abi_compact_row,
-				 e->row_valid ? e->general : 0,
-				 c->state.cie.ra_reg, c->state.cie.signal,
-				 &c->state.compact_row);
-#ifdef UW_CHECK_DELTA
-	uw_row_check_delta(c, base, x.changed, general);
-#endif
-	c->state.compact_row.fde_begin = c->state.fde.pc_begin;
-	c->state.compact_row.fde_end = c->state.fde.pc_end;
-	return general == 0;
+UW_INTERNAL int uw_row_each(struct uw_cursor *c, uw_row_visit visit,
+			    void *arg)
+{
+	struct uw_row_exec x = { 0 };
+	const uint64_t end = c->state.fde.pc_end;
+	const struct uw_row *base;
+	uint64_t pos = c->state.fde.insn_pos, hi;
+	uint32_t rows;
+	int rc;
+
+	if (uw_row_begin(c, &x, c->state.fde.pc_begin, &base) < 0)
+		return visit(c, c->state.fde.pc_begin, end, -1, arg);
+	/* Each row but the last ends at an advance, which is an instruction
+	 * run.  bound: UW_MAX_CFA_INSNS + 1 rows */
+	for (rows = 0; rows <= UW_MAX_CFA_INSNS; rows++) {
+		if (uw_row_run(&x, pos, c->state.fde.insn_end) < 0)
+			/* Every pc from here on stops where this run did. */
+			return visit(c, x.loc, end, -1, arg);
+		/* The row holds up to the advance that ended it, or to the
+		 * FDE's end; an advance backwards (hostile) ends every pc's
+		 * run from here on at the same place. */
+		hi = x.done && x.next > x.loc && x.next < end ? x.next : end;
+		rc = visit(c, x.loc, hi, uw_row_end(c, &x, base) == 0, arg);
+		if (rc != 0 || hi == end)
+			return rc;
+		x.loc = x.next;
+		x.pc = x.next;
+		x.done = 0;
+		pos = x.r.pos;
+	}
+	return 0;
 }
 
 /* Decode a DWARF expression block of the shape "DW_OP_breg<reg> off" (and
@@ -481,7 +541,7 @@ static int uw_row_breg(const struct uw_cursor *c, const struct uw_block *b,
 /* The extent of the memory slots, for one read (see struct
  * uw_compact_row): those relative to the CFA if there are any, else those
  * relative to the base register of the first AT_REG_OFFSET rule. */
-static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
+UW_INTERNAL void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 {
 	uint64_t lo = 0, hi = 0;	/* offsets, compared as signed */
 	uint32_t members = 0;		/* the registers whose slots they are */
@@ -528,8 +588,7 @@ static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 	    hi - lo <= (uint64_t)(UW_ROW_MAX_SPAN - addr_size)) {
 		out->span_lo = (int32_t)(int64_t)lo;
 		out->span_len = (uint32_t)(hi - lo) + addr_size;
-		if (out->span_base == UW_NREGS)
-			out->in_span = members;
+		out->in_span = members;
 	}
 }
 

@@ -39,6 +39,8 @@ UW_API void uw_cache_clear(struct uw_cache *cache)
 	uint32_t i;
 
 	uw_kept_tables_forget(&cache->state.kept);
+	for (i = 0; i < UW_CACHE_UNPACKED; i++)	/* bound: UW_CACHE_UNPACKED */
+		cache->state.unpacked[i].rule = 0;
 	if (!cache->state.entries)
 		return;
 	for (i = 0; i <= cache->state.mask; i++)	/* bound: number of entries */
@@ -76,6 +78,7 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 	if (!entries || n == 0) {
 		cache->state.entries = NULL;
 		cache->state.mask = 0;
+		uw_cache_clear(cache);
 		return;
 	}
 	while (size <= n / 2)			/* bound: 32 iterations */

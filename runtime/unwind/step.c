@@ -12,53 +12,6 @@
  */
 #include "uw_internal.h"
 
-/* A cursor with nothing of an earlier unwind left: the caller's settings
- * at their defaults, no stop, no work spent, no tables, no CIE parsed. */
-static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
-			    const struct uw_host_ops *ops, void *host)
-{
-	int i;
-
-	c->max_depth = UW_DEFAULT_MAX_DEPTH;
-	c->max_work = UW_DEFAULT_MAX_WORK;
-	c->min_code = UW_DEFAULT_MIN_CODE;
-	c->policy = 0;
-	c->cache = NULL;
-	c->stack_window = UW_DEFAULT_STACK_WINDOW;
-	for (i = 0; i < UW_CURSOR_CIES; i++)	/* bound: UW_CURSOR_CIES */
-		c->state.cie_keys[i].valid = 0;
-	c->state.cie_next = 0;
-	c->state.cie_entry = NULL;
-	c->cfa = 0;
-	c->frame_cfa = 0;
-	c->depth = 0;
-	c->pc_is_exact = 1;
-	c->how = UW_HOW_NONE;
-	c->work = 0;
-	c->work_total = 0;
-	c->stop = (struct uw_stop){ UW_STOP_NONE, 0, 0, NULL };
-	c->state.arch_desc = ad;
-	c->state.ops = ops;
-	c->state.host = host;
-	c->state.trace = ops ? ops->trace : NULL;
-	c->state.section = NULL;
-	c->state.row_changed = UW_ROW_ALL;	/* no base: nothing parsed */
-	c->state.row_base = NULL;
-	c->state.section_window_len = 0;
-	c->state.window_len = 0;
-	c->state.tables = &c->state.tables_storage[0];
-	c->state.prev = &c->state.tables_storage[1];
-	*c->state.tables = (struct uw_tables){ .module = NULL };
-	c->state.tables_for_pc = 0;
-	c->state.tables_reusable = 0;
-	c->state.tables_tag = 0;
-	c->state.prev_reusable = 0;
-	c->state.prev_tag = 0;
-	c->pc = 0;
-	c->state.regs[0].defined = 0;
-	c->regs = &c->state.regs[0];
-}
-
 UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 		   const struct uw_host_ops *ops, void *host,
 		   const struct uw_regs *initial)
@@ -195,6 +148,23 @@ static inline __attribute__((__always_inline__)) uint64_t uw_step_span_word(cons
 #endif
 }
 
+/* The word of size bytes at addr that a row needs (a slot, or the CFA's
+ * at reg + n): from the stack window (which it moves there: the slots of
+ * the frames above lie there too), else read alone, which records the
+ * failure.  0 = read (unmasked), -1 = stopped. */
+static inline __attribute__((__always_inline__))
+int uw_step_read_slot(struct uw_cursor *c, uint64_t addr, uint32_t size,
+		      uint64_t *v)
+{
+	const uint8_t *p = uw_stack_slots(c, addr, size);
+
+	if (__builtin_expect(p != NULL, 1)) {
+		*v = uw_step_span_word(p);
+		return 0;
+	}
+	return uw_read_target(c, addr, size, v);
+}
+
 /* The CFA of row r for the current registers. */
 static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_cursor *c,
 							     const struct uw_compact_row *r,
@@ -217,7 +187,7 @@ static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_curso
 		return 0;
 	if (uw_spend(c, 2) < 0)	/* as the expression's two operations */
 		return -1;
-	if (uw_read_target(c, *cfa, ad->addr_size, cfa) < 0)
+	if (uw_step_read_slot(c, *cfa, ad->addr_size, cfa) < 0)
 		return -1;
 	*cfa &= ad->addr_mask;
 	return 0;
@@ -277,11 +247,17 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 			span_len = r->span_len;
 	}
 	todo = r->compute;
-	if (span_len != 0 && r->in_span != 0) {
-		/* The common rows: every slot at cfa + n, all in the span
-		 * just read, by construction (row.c: uw_row_span).  The same
-		 * words the general loop below would take from it.
-		 * bound: one iteration per bit, < UW_NREGS */
+	/* The common rows: every slot at cfa + n (or, in a signal frame's,
+	 * at sp + n), all in the span just read, by construction (row.c:
+	 * uw_row_span).  The same words the general loop below would take
+	 * from it, and for slots at reg + n the same work units, which the
+	 * loop spends one by one where fewer are left. */
+	if (span_len != 0 && r->in_span != 0 &&
+	    (r->span_base == UW_NREGS ||
+	     uw_work_left(c) >= uw_popcount32(r->in_span))) {
+		if (r->span_base != UW_NREGS)
+			(void)uw_spend(c, uw_popcount32(r->in_span));
+		/* bound: one iteration per bit, < UW_NREGS */
 		for (slots = r->in_span; slots != 0; slots &= slots - 1) {
 			reg = (unsigned)__builtin_ctz(slots);
 			v = uw_step_span_word(span +
@@ -341,7 +317,7 @@ slot:
 		if (addr - span_addr < span_len &&
 		    span_len - (addr - span_addr) >= size)
 			v = uw_step_span_word(span + (addr - span_addr));
-		else if (uw_read_target(c, addr, size, &v) < 0)
+		else if (uw_step_read_slot(c, addr, size, &v) < 0)
 			goto lost;
 value:
 		next->val[reg] = v & mask;
@@ -367,12 +343,140 @@ uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 	return uw_step_apply(c, r, out);
 }
 
-/* Method 1, CFI: the row for the pc, from the row cache or parsed (and
- * then cached if it can be).  1 = done, 0 = no CFI covers pc, -1 =
- * stopped. */
+/* Compiled row rule into c->state.compact_row, as the parse's row it
+ * stands for, for the interpreter.  Out of line: it is rare (a failed
+ * read), and its frame stays off uw_step's. */
+static __attribute__((__noinline__)) void uw_step_decode(struct uw_cursor *c,
+							 uint32_t rule)
+{
+	uw_compiled_decode(c->state.arch_desc, rule, &c->state.compact_row);
+}
+
+/* Compiled row rule unpacked (compile.c): the row cache's copy, or one
+ * made now, kept there (or in the cursor, without a row cache). */
+static inline __attribute__((__always_inline__))
+const struct uw_compiled_unpacked *uw_step_unpacked(struct uw_cursor *c,
+						    uint32_t rule)
+{
+	struct uw_compiled_unpacked *u = &c->state.unpacked;
+
+	if (c->cache) {
+		/* The product's top bits: they depend on every bit of the
+		 * rule (its CFA offset is in its top bits). */
+		u = &c->cache->state.unpacked[((rule * 0x9e3779b1u) >> 20) &
+					      (UW_CACHE_UNPACKED - 1)];
+		if (u->rule == rule && u->arch == (uint8_t)c->arch)
+			return u;
+	}
+	uw_compiled_unpack(c->state.arch_desc, rule, u);
+	return u;
+}
+
+/* A compiled row (uw_internal.h, "Compiled rows") applied: what
+ * uw_step_apply does with the row it stands for (uw_compiled_decode), in
+ * the steps that row needs.  Its save slots lie in the words just below
+ * the CFA, which one read fetches, the same as uw_step_apply's; where
+ * that read fails, the row goes to uw_step_apply, whose reads go on one
+ * by one.  1 = done, -1 = stopped. */
+static inline __attribute__((__always_inline__))
+int uw_step_apply_compiled(struct uw_cursor *c, uint32_t rule,
+			   struct uw_step_frame *restrict out)
+{
+	static const uint8_t saved64[] = UW_X86_64_SAVED_SLOTS;
+	static const uint8_t saved32[] = UW_I386_SAVED_SLOTS;
+	const int is64 = c->arch == UW_ARCH_X86_64;
+	const struct uw_regs *cur = c->regs;
+	struct uw_regs *restrict next = out->regs;
+	const uint64_t mask = is64 ? ~(uint64_t)0 : 0xffffffffu;
+	const uint32_t size = is64 ? UW_X86_64_ADDR_SIZE : UW_I386_ADDR_SIZE;
+	const unsigned sp = is64 ? UW_X86_64_RSP : UW_I386_ESP;
+	const unsigned ra = is64 ? UW_X86_64_RIP : UW_I386_EIP;
+	const struct uw_compiled_unpacked *u = uw_step_unpacked(c, rule);
+	const uint8_t *span = NULL;
+	uint64_t cfa;
+	unsigned i;
+
+	if (!(cur->defined & UW_REG_BIT(u->base)))
+		return uw_fail(c, UW_STOP_REG_UNDEFINED, u->base);
+	cfa = (cur->val[u->base] + u->cfa_offset) & mask;
+	if (!(rule & UW_COMPILED_NO_CALLER)) {
+		span = uw_stack_slots(c, (cfa - u->words * size) & mask,
+				      u->words * size);
+		if (__builtin_expect(!span, 0)) {
+			uw_step_decode(c, rule);
+			return uw_step_apply_rare(c, &c->state.compact_row, out);
+		}
+	}
+	uw_step_trace(c, UW_TR_CFA, cfa, 0);
+	if (!span) {
+		c->frame_cfa = cfa;
+		return uw_fail(c, UW_STOP_END_OF_STACK, 0);
+	}
+	/* Every callee-saved register's value carries over (those the row
+	 * does not keep are written below, or undefined), then the slots.
+	 * bound: UW_COMPILED_SLOTS, u->nsaved <= UW_COMPILED_SLOTS */
+	if (is64) {
+#pragma GCC unroll 6
+		for (i = 0; i < UW_X86_64_NSAVED; i++)
+			next->val[saved64[i]] = cur->val[saved64[i]];
+	} else {
+#pragma GCC unroll 4
+		for (i = 0; i < UW_I386_NSAVED; i++)
+			next->val[saved32[i]] = cur->val[saved32[i]];
+	}
+	for (i = 0; i < u->nsaved; i++)
+		next->val[u->reg[i]] = uw_step_span_word(span + u->at[i]) & mask;
+	next->val[sp] = cfa;
+	next->val[ra] = uw_step_span_word(span + (u->words - 1) * size) & mask;
+	next->defined = (cur->defined & u->keep) | u->defined;
+	out->cfa = cfa;
+	out->signal = 0;
+	return 1;
+}
+
+/* The row of lookup pc in the compiled table of c->state.tables:
+ * applied (1 = done, -1 = stopped), no CFI there (0), or 2: the table
+ * marks it for the parse. */
+static inline __attribute__((__always_inline__))
+int uw_step_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
+		     uint64_t lookup, struct uw_step_frame *out)
+{
+	const uint64_t link_pc = (lookup - c->state.tables->bias) &
+				 c->state.arch_desc->addr_mask;
+	int64_t row, full;
+	uint32_t rule = uw_compiled_find(t, link_pc, &row);
+
+	if (__builtin_expect(uw_compiled_is_row(rule), 1)) {
+		c->steps_compiled++;
+		if (__builtin_expect(c->state.trace != NULL, 0))
+			uw_step_trace(c, UW_TR_FDE, t->base + t->rows[row].start,
+				      row + 1 < t->count ?
+				      t->base + t->rows[row + 1].start :
+				      c->state.arch_desc->addr_mask);
+		return uw_step_apply_compiled(c, rule, out);
+	}
+	if (rule == UW_COMPILED_NONE) {
+		c->steps_compiled++;
+		return 0;
+	}
+	full = uw_compiled_full(rule);
+	if (full >= 0 && (uint64_t)full < t->full_count) {
+		c->steps_full++;
+		uw_step_trace(c, UW_TR_FDE, t->full[full].fde_begin,
+			      t->full[full].fde_end);
+		return uw_step_apply_rare(c, &t->full[full], out);
+	}
+	c->steps_marked++;
+	return 2;
+}
+
+/* Method 1, CFI: the row for the pc, from the compiled table, else from
+ * the row cache or parsed (and then cached if it can be).  1 = done, 0 =
+ * no CFI covers pc, -1 = stopped. */
 static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 		       struct uw_step_frame *out)
 {
+	const struct uw_compiled_table *compiled;
 	const struct uw_compact_row *cached;
 	uint64_t link_pc;
 	int rc;
@@ -382,6 +486,14 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	if (uw_tables_for(c, lookup) < 0)
 		return 0;
 	uw_step_trace(c, UW_TR_TABLES, c->state.tables->bias, lookup);
+	compiled = c->state.tables->compiled;
+	if (compiled && compiled->arch == (uint8_t)c->arch) {
+		rc = uw_step_compiled(c, compiled, lookup, out);
+		if (rc != 2)
+			return rc;
+	} else {
+		c->steps_uncompiled++;
+	}
 	cached = uw_rowcache_find(c, lookup);
 	if (cached) {
 		uw_step_trace(c, UW_TR_FDE, cached->fde_begin,

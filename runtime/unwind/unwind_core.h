@@ -27,6 +27,7 @@
  * (testsuite/unit.core/structure.exp, with nm):
  *
  *   0  stop.c      the failure record (uw_fail) and the stop reasons' names
+ *   1  cursor.c    the cursor's state at the start of an unwind
  *   1  mem.c       every read: CFI sections, LEB128, DW_EH_PE, target words
  *   1  rowcache.c  compact rows kept across unwinds
  *   2  cfi.c       finding and parsing a CIE and FDE for a pc
@@ -37,8 +38,9 @@
  *   2  elfmem.c    the one ELF reader; an object's tables from its headers
  *   2  tables.c    which tables serve a pc: this unwind's, those kept
  *                  across unwinds, the host's
- *   3  step.c      uw_init/uw_step: the methods in order, the one row
- *                  interpreter
+ *   3  compile.c   compiling an object's CFI into a table of compiled rows
+ *   4  step.c      uw_init/uw_step: the methods in order, the one row
+ *                  interpreter, and compiled rows applied
  *
  * Headers: types.h, dwarf.h (DWARF numbers), unwind_core.h (this, the
  * public interface), x86_64.h and i386.h (per-arch numbers, with their
@@ -144,6 +146,81 @@ struct uw_tables {
 	 * the object's build-id, where it is mapped and the address space.
 	 * 0: the sections alone identify the tables (local buffers). */
 	uint64_t ident;
+	/* Optional: these tables compiled (uw_compile_begin): a step finds
+	 * its row there, and parses only the rows it marks.  It must have
+	 * been compiled from these same sections (bias aside). */
+	const struct uw_compiled_table *compiled;
+};
+
+/* ------------------------------------------------------------------ */
+/* Compiled tables                                                     */
+
+/* An object's CFI compiled once, where there is time (process context, a
+ * tool reading files: uw_compile_begin), so that a step at any of its pcs
+ * finds its row by a binary search and applies it, with nothing parsed:
+ * every FDE's instructions run once, and each row they make, for its
+ * address range, becomes an entry of 8 bytes, sorted by address (what an
+ * entry says: uw_internal.h, "Compiled rows").  A row the entry cannot
+ * say (an expression, a register saved in another, a signal frame, a
+ * slot or offset out of its range) is marked, and a step there parses it
+ * as it would without a compiled table: for every pc the step is the
+ * same either way (testsuite/harness/uw-compiled-diff checks it on real
+ * objects).  The host gives it with the object's tables
+ * (uw_tables.compiled); one serves every process that maps the object. */
+struct uw_compiled_row {
+	uint32_t start;			/* link-time pc - the table's base */
+	uint32_t rule;			/* the row (uw_internal.h) */
+};
+
+struct uw_compiled_table {
+	uint64_t base;			/* link-time pc of rows[0] */
+	const struct uw_compiled_row *rows;
+	uint32_t count;			/* rows; the last one holds for every pc
+					 * from its start on */
+	/* The lookup's first level, as the kernel's ORC lookup table: for
+	 * i < index_count, rows[index[i]] is the row of the pc base +
+	 * (i << index_shift), so a search reads only the rows from there to
+	 * rows[index[i + 1]]. */
+	const uint32_t *index;
+	uint32_t index_count;
+	uint8_t index_shift;
+	uint8_t arch;			/* enum uw_arch it was compiled for */
+	/* The rows kept whole, in the form the interpreter applies, that
+	 * rows[] name by their index (uw_internal.h). */
+	const struct uw_compact_row *full;
+	uint32_t full_count;
+	uint32_t outside;		/* the rule of pcs below base */
+};
+
+/* Why rows were left to the parse (uw_compile_stats.why). */
+enum uw_compile_why {
+	UW_COMPILE_WHY_EXPRESSION,	/* a DWARF expression the compact row
+					 * keeps general */
+	UW_COMPILE_WHY_CFA,		/* the CFA is not sp or bp plus 1 to
+					 * 4095 words */
+	UW_COMPILE_WHY_RETURN,		/* the return address is not in the
+					 * word below the CFA */
+	UW_COMPILE_WHY_SAVED,		/* a callee-saved register saved
+					 * otherwise than 2 to 7 words below
+					 * the CFA */
+	UW_COMPILE_WHY_OTHER,		/* a rule for another register, or
+					 * the sp's not the CFA */
+	UW_COMPILE_WHY_SIGNAL,		/* a signal frame */
+	UW_COMPILE_WHY_STOPS,		/* the parse stops there (malformed
+					 * CFI, past a bound) */
+	UW_COMPILE_WHYS
+};
+
+struct uw_compile_stats {
+	uint32_t fdes;			/* FDEs compiled */
+	uint32_t rows;			/* rows their instructions made */
+	uint32_t why[UW_COMPILE_WHYS];	/* rows the compact form cannot say,
+					 * by reason: */
+	uint32_t full_rows;		/* ... kept whole */
+	uint32_t parse_rows;		/* ... left to the parse */
+	uint64_t bytes;			/* code the rows cover */
+	uint64_t full_bytes;		/* ... the full rows' */
+	uint64_t parse_bytes;		/* ... the parse's rows' */
 };
 
 /* ------------------------------------------------------------------ */
@@ -445,6 +522,12 @@ struct uw_cursor {
 	enum uw_how how;	/* how this frame was reached */
 	uint32_t work;		/* work units spent by the last uw_step */
 	uint32_t work_total;	/* work units spent since uw_init */
+	/* Steps since uw_init by where their CFI row came from: a compiled
+	 * table's compact rows (or its word that no CFI is there); its full
+	 * rows; parsed where it marks the row for the parse (or the row
+	 * cache's copy of that parse); parsed (or the row cache) in tables
+	 * without a compiled table. */
+	uint32_t steps_compiled, steps_full, steps_marked, steps_uncompiled;
 	struct uw_stop stop;
 
 	/* Private: the core's (cursor.h). */
@@ -463,6 +546,42 @@ struct uw_cursor {
 UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
 			  const struct uw_tables *t,
 			  struct uw_index_entry *out, uint32_t max);
+
+/* Compile t (struct uw_compiled_table, above) in chunks, where there is
+ * time: no allocation, and each uw_compile_run call does a bounded part
+ * (max_fdes of its FDEs), so that a kernel caller can reschedule between
+ * calls.  t's sections must be local (data != NULL, under 4 GiB) or
+ * absent, and searched: by t->index (uw_index_build) or by a usable
+ * .eh_frame_hdr table (uw_hdr_searchable).  out receives the rows, at most
+ * max, and full the full rows, at most max_full; out == NULL only counts
+ * them (comp->count, comp->full_count), to size them for a second
+ * compile.  Then uw_compile_end writes the lookup index (at most
+ * index_max words, uw_compile_index_size of them) and fills *table, whose
+ * rows, full rows and index are out, full and index, the caller's to
+ * keep.
+ *   uw_compile_begin: 0, or -1 (bad arguments, comp->stop).
+ *   uw_compile_run: 1 = call again, 0 = every FDE compiled, -1 = failed
+ *     (out too small, tables no search serves, an object over 4 GiB:
+ *     comp->stop says which); scratch is any cursor.
+ *   uw_compile_end: 0, or -1 (not done, or index too small). */
+struct uw_compiler {
+	uint32_t count;			/* rows made so far */
+	uint32_t full_count;		/* full rows made so far */
+	struct uw_compile_stats stats;
+	struct uw_stop stop;		/* why a call failed */
+	/* Private: the core's (cursor.h). */
+	struct uw_compiler_state state;
+};
+
+UW_API int uw_compile_begin(struct uw_compiler *comp, enum uw_arch arch,
+			    const struct uw_tables *t,
+			    struct uw_compiled_row *out, uint32_t max,
+			    struct uw_compact_row *full, uint32_t max_full);
+UW_API int uw_compile_run(struct uw_compiler *comp, struct uw_cursor *scratch,
+			  uint32_t max_fdes);
+UW_API uint32_t uw_compile_index_size(const struct uw_compiler *comp);
+UW_API int uw_compile_end(struct uw_compiler *comp, uint32_t *index,
+			  uint32_t index_max, struct uw_compiled_table *table);
 
 /* Whether the .eh_frame_hdr hdr (local bytes: data != NULL) has a binary
  * search table that the lookup can use.  If not (no table, one of an

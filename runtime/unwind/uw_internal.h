@@ -26,6 +26,120 @@
 #endif
 
 
+/* ---- Compiled rows --------------------------------------------------
+ *
+ * The rule of a compiled table's entry (struct uw_compiled_row) is one
+ * 32-bit word (compile.c makes it, step.c applies it).  It says the rows
+ * whose CFA is the sp or the bp plus 1 to 4095 words, whose return
+ * address is in the word below the CFA, whose sp is the CFA, and whose
+ * other registers are lost, except the callee-saved ones
+ * (uw_arch_desc.saved), each of which keeps its value, is lost, or is
+ * saved k words below the CFA (2 <= k <= 7):
+ *
+ *   bits  0-17  a slot of 3 bits per callee-saved register, in
+ *               uw_arch_desc.saved's order: 0 its value kept, 1 lost,
+ *               k saved at CFA - k words
+ *   bit  18     the CFA's register: 0 the sp, 1 the bp
+ *   bit  19     no caller: the return address is undefined (the
+ *               outermost frame)
+ *   bits 20-31  the CFA's offset from its register, in words, 1 to 4095
+ *
+ * A word with offset 0 is not a row of that form; its bits 0-1 say what
+ * it is: UW_COMPILED_NONE (no FDE serves its pcs: the step goes on to the
+ * methods after CFI), UW_COMPILED_PARSE (its rows are parsed at the step,
+ * as without a compiled table: a general expression, or the parse stops
+ * there), or UW_COMPILED_FULL, a row the compact form cannot say but the
+ * interpreter's form can (a CFA in another register, a register saved in
+ * another, a signal frame): the table keeps it whole, in its full rows,
+ * at the index in bits 2-19 (uw_compiled_full). */
+#define UW_COMPILED_SLOT_BITS	3
+#define UW_COMPILED_SLOT_MASK	7u
+#define UW_COMPILED_SLOT_KEPT	0u
+#define UW_COMPILED_SLOT_LOST	1u
+#define UW_COMPILED_SLOT_MIN	2u	/* the nearest slot below the CFA */
+#define UW_COMPILED_BP		(1u << 18)
+#define UW_COMPILED_NO_CALLER	(1u << 19)
+#define UW_COMPILED_CFA_SHIFT	20
+#define UW_COMPILED_CFA_MAX	4095u
+#define UW_COMPILED_NONE	0u
+#define UW_COMPILED_PARSE	1u
+#define UW_COMPILED_FULL	2u
+#define UW_COMPILED_KIND_MASK	3u
+#define UW_COMPILED_FULL_SHIFT	2
+#define UW_COMPILED_FULL_MAX	((1u << (UW_COMPILED_CFA_SHIFT - \
+					 UW_COMPILED_FULL_SHIFT)) - 1)
+
+static inline int uw_compiled_is_row(uint32_t rule)
+{
+	return rule >> UW_COMPILED_CFA_SHIFT != 0;
+}
+
+/* A full row's index in its table's full rows, if rule is one; else -1. */
+static inline int64_t uw_compiled_full(uint32_t rule)
+{
+	if (uw_compiled_is_row(rule) ||
+	    (rule & UW_COMPILED_KIND_MASK) != UW_COMPILED_FULL)
+		return -1;
+	return rule >> UW_COMPILED_FULL_SHIFT;
+}
+
+/* The words below the CFA that a compiled row's slots span: its deepest
+ * slot's, at least 1 (the return address).  The largest of the six
+ * 3-bit slots, found bit by bit from the top (b0: each slot's low bit):
+ * the slots with the top bit set, if any, then of those the ones with
+ * the middle bit, then the low bit. */
+static inline unsigned uw_compiled_span(uint32_t rule)
+{
+	const uint32_t b0 = 0x9249;	/* bits 0, 3, 6, 9, 12, 15 */
+	uint32_t slots = rule & (b0 * UW_COMPILED_SLOT_MASK), top;
+	unsigned most = 0;
+
+	top = slots & (b0 << 2);
+	if (top) {
+		slots &= (top >> 2) * UW_COMPILED_SLOT_MASK;
+		most = 4;
+	}
+	top = slots & (b0 << 1);
+	if (top) {
+		slots &= (top >> 1) * UW_COMPILED_SLOT_MASK;
+		most += 2;
+	}
+	most += (slots & b0) != 0;
+	return most > 1 ? most : 1;
+}
+
+/* The row of link-time pc in t: its rule, and its index in t->rows (-1 for
+ * pcs below the table).  The last row holds for every pc from its start
+ * on (as the search's last entry does). */
+static inline uint32_t uw_compiled_find(const struct uw_compiled_table *t,
+					uint64_t pc, int64_t *row)
+{
+	const uint64_t off = pc - t->base;
+	uint32_t lo, hi, mid, block;
+
+	*row = -1;
+	if (pc < t->base)
+		return t->outside;
+	if (off >= t->rows[t->count - 1].start) {
+		*row = t->count - 1;
+		return t->rows[t->count - 1].rule;
+	}
+	block = (uint32_t)(off >> t->index_shift);
+	lo = t->index[block];
+	hi = t->index[block + 1];
+	/* The last row starting at or below off, in rows[lo, hi].
+	 * bound: log2(hi - lo + 1) + 1 probes */
+	while (lo < hi) {
+		mid = hi - (hi - lo) / 2;
+		if (t->rows[mid].start <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*row = lo;
+	return t->rows[lo].rule;
+}
+
 struct uw_arch_desc {
 	enum uw_arch arch;
 	uint8_t nregs;		/* DWARF registers tracked */
@@ -34,6 +148,10 @@ struct uw_arch_desc {
 	uint8_t sp_reg;
 	uint8_t fp_reg;
 	uint32_t callee_saved;	/* registers that default to "same value" */
+	/* The callee-saved registers in the order a compiled row's slots
+	 * name them ("Compiled rows", below); nsaved of them. */
+	uint8_t saved[UW_COMPILED_SLOTS];
+	uint8_t nsaved;
 	uint64_t addr_mask;	/* values wrap to the address width */
 	/* The ABI's rules before any CFI (the CIE's instructions start from
 	 * it, DW_CFA_restore in a CIE returns to it): the caller's sp is the
@@ -68,9 +186,21 @@ struct uw_reader {
 	uint8_t addr_size;	/* size of DW_EH_PE_absptr */
 };
 
+/* The bits set in v.  Not __builtin_popcount: without a popcnt
+ * instruction that is a libgcc call, which a kernel module cannot make. */
+static inline uint32_t uw_popcount32(uint32_t v)
+{
+	v = v - ((v >> 1) & 0x55555555u);
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Record a stop; always returns -1 so callers can "return uw_fail(...)". */
 UW_INTERNAL int uw_fail(struct uw_cursor *c, enum uw_stop_reason reason,
 			uint64_t addr);
+/* The same into any stop record (a reader's, a compile's). */
+UW_INTERNAL int uw_fail_stop(struct uw_stop *stop, enum uw_stop_reason reason,
+			     uint64_t addr);
 
 /* Work units the unwind may still spend (cursor.max_work). */
 static inline uint32_t uw_work_left(const struct uw_cursor *c)
@@ -90,6 +220,13 @@ static inline int uw_spend(struct uw_cursor *c, uint32_t n)
 	c->work_total += n;
 	return 0;
 }
+
+/* cursor.c: c as at the start of an unwind (or of a tool's use of it as
+ * scratch) with ad, ops and host: settings at their defaults, no stop, no
+ * work spent, no tables, no CIE parsed. */
+UW_INTERNAL void uw_cursor_reset(struct uw_cursor *c,
+				 const struct uw_arch_desc *ad,
+				 const struct uw_host_ops *ops, void *host);
 
 /* mem.c */
 UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
@@ -286,6 +423,21 @@ static inline void uw_pc_range_probe(struct uw_pc_range *r, uint64_t loc,
  * c->state.section, c->state.cie, c->state.fde. */
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc);
 UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c);
+/* cfi.c: parse the FDE at pos of sec (one of c->state.tables') and its
+ * CIE into c->state.fde and c->state.cie.  0, or -1 with a stop. */
+UW_INTERNAL int uw_cfi_fde_at(struct uw_cursor *c,
+			      const struct uw_section *sec, uint64_t pos);
+/* cfi.c: the header's table into *h.  1 = one the search uses, 2 = none
+ * (the search would scan), -1 = stop (a malformed header). */
+UW_INTERNAL int uw_cfi_hdr_table(struct uw_cursor *c,
+				 struct uw_cfi_hdr_table *h);
+/* cfi.c: entry i of h: its initial location (link-time) and its FDE's
+ * offset in .eh_frame.  0; 1 = the location only: the FDE's address is
+ * outside .eh_frame (the search stops for the pcs it serves); -1 = a
+ * stop. */
+UW_INTERNAL int uw_cfi_hdr_entry(struct uw_cursor *c,
+				 const struct uw_cfi_hdr_table *h, uint64_t i,
+				 uint64_t *loc, uint64_t *fde_pos);
 UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 			     uint32_t max);
 
@@ -303,6 +455,31 @@ static inline const struct uw_reg_rule *uw_row_rule(const struct uw_cursor *c,
 	return c->state.row_changed & UW_REG_BIT(reg) ?
 	       &c->state.row.rule[reg] : &c->state.row_base->rule[reg];
 }
+
+/* row.c: the extent of out's memory slots, for one read (struct
+ * uw_compact_row's span fields), from its rules. */
+UW_INTERNAL void uw_row_span(struct uw_compact_row *out, uint8_t addr_size);
+
+/* compile.c: rule (a compiled row) unpacked for ad's architecture. */
+UW_INTERNAL void uw_compiled_unpack(const struct uw_arch_desc *ad,
+				    uint32_t rule,
+				    struct uw_compiled_unpacked *out);
+/* compile.c: the compact row that rule (a compiled row) stands for, as
+ * the parse would have made it but for fde_begin and fde_end (0). */
+UW_INTERNAL void uw_compiled_decode(const struct uw_arch_desc *ad,
+				    uint32_t rule, struct uw_compact_row *out);
+
+/* row.c: uw_row_each's visitor: the row of link-time pcs [lo, hi) is
+ * c->state.compact_row; ok 1 = it can be kept (no general expression),
+ * 0 = it cannot, -1 = from lo to the FDE's end every pc's parse stops
+ * as c->stop says.  Nonzero ends the walk. */
+typedef int (*uw_row_visit)(struct uw_cursor *c, uint64_t lo, uint64_t hi,
+			    int ok, void *arg);
+/* row.c: every row of c->state.fde (its CIE parsed), in address order,
+ * each as the parse for a pc in it makes it (uw_row_compute).  Returns 0
+ * or visit's nonzero value. */
+UW_INTERNAL int uw_row_each(struct uw_cursor *c, uw_row_visit visit,
+			    void *arg);
 
 /* Every register of a row (struct uw_row, a row's changed registers). */
 #define UW_ROW_ALL (UW_REG_BIT(UW_NREGS) - 1)
