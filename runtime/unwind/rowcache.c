@@ -12,6 +12,15 @@
 /* Rows are found by their tables' tag: new tags for the same tables lose
  * them all at once, with no write to the entries (which a host may have
  * thousands of), and the CIEs kept follow their tables to the new tags. */
+/* Forget the compiled rows unpacked (uw_cache_state.unpacked). */
+static void uw_rowcache_forget_unpacked(struct uw_cache *cache)
+{
+	uint32_t i;
+
+	for (i = 0; i < UW_CACHE_UNPACKED; i++)	/* bound: UW_CACHE_UNPACKED */
+		cache->state.unpacked[i].rule = 0;
+}
+
 UW_API void uw_cache_forget_rows(struct uw_cache *cache)
 {
 	uint64_t old;
@@ -32,6 +41,7 @@ UW_API void uw_cache_forget_rows(struct uw_cache *cache)
 	cache->state.range_last = 0;
 	cache->state.range_count = 0;
 	uw_kept_tables_forget(&cache->state.kept);
+	uw_rowcache_forget_unpacked(cache);
 }
 
 UW_API void uw_cache_clear(struct uw_cache *cache)
@@ -39,8 +49,7 @@ UW_API void uw_cache_clear(struct uw_cache *cache)
 	uint32_t i;
 
 	uw_kept_tables_forget(&cache->state.kept);
-	for (i = 0; i < UW_CACHE_UNPACKED; i++)	/* bound: UW_CACHE_UNPACKED */
-		cache->state.unpacked[i].rule = 0;
+	uw_rowcache_forget_unpacked(cache);
 	if (!cache->state.entries)
 		return;
 	for (i = 0; i <= cache->state.mask; i++)	/* bound: number of entries */

@@ -470,7 +470,8 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 UW_API void uw_cache_clear(struct uw_cache *cache);
 /* Forget the rows only, keeping the tables (under new tags) and their
  * parsed CIEs: every step then parses its row, as a sampler's step at a
- * pc never seen in tables seen before (bench/uw-bench --new-rows).  Not
+ * pc never seen in tables seen before (bench/uw-bench --new-rows); the
+ * compiled rows unpacked are forgotten too.  Not
  * for invalidation.  The tables kept across unwinds are forgotten (their
  * tags are the old ones). */
 UW_API void uw_cache_forget_rows(struct uw_cache *cache);
