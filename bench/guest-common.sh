@@ -4,6 +4,12 @@
 # Needs the runtime overlay (`make`).
 top=$(cd "$(dirname "$0")/.." && pwd)
 vm=$top/vm/stapvm
-b=/src/testsuite/kernel.ustack/build
-[ -f "$top/runtime-overlay/.stap-unwind-overlay" ] || { echo "no runtime-overlay: run make" >&2; exit 1; }
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b >/dev/null
+# The build directory (STAPVM_BUILD, as vm/stapvm takes it; default: the
+# checkout), under the checkout, which the guest sees as /src.
+build=${STAPVM_BUILD:-$top}
+[ -n "${STAPVM_BUILD:-}" ] || [ -f "$top/runtime-overlay/.stap-unwind-overlay" ] ||
+	[ ! -f "$top/build/runtime-overlay/.stap-unwind-overlay" ] || build=$top/build
+build=$(cd "$build" && pwd)
+b=/src${build#"$top"}/testsuite/kernel.ustack/build
+[ -f "$build/runtime-overlay/.stap-unwind-overlay" ] || { echo "no runtime-overlay in $build: run make" >&2; exit 1; }
+"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b ustack >/dev/null

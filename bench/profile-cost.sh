@@ -14,12 +14,12 @@ set -eu
 secs=${1:-8}
 . "$(dirname "$0")/guest-common.sh"
 # The mix's programs (guest-common.sh builds the other tests' only).
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build-profile.sh $b >/dev/null
+"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b profile >/dev/null
 ds="-d $b/mix-m64 -d $b/mix-m32 -d /usr/bin/sort -d /usr/bin/gzip -d /usr/bin/python3 --ldd"
 for mode in stap stock; do
 	# shellcheck disable=SC2086
 	"$vm" "$mode" -DMAXACTION=100000 -DSTP_NO_OVERLOAD ${BENCH_STAP_OPTS:-} $ds bench/profile-cost.stp \
-		-c "sh /src/testsuite/kernel.ustack/scripts/run-mix.sh /tmp/profile-cost $secs" 2>/dev/null |
+		-c "env PROGS=$b sh /src/testsuite/kernel.ustack/scripts/run-mix.sh /tmp/profile-cost $secs" 2>/dev/null |
 		sed -n "s/^kind \([^ ]*\) calls \([0-9]*\) frames \([0-9]*\) cycles \([0-9]*\)$/$mode \1 \2 \3 \4/p"
 done | awk '
 { m = $1; k = $2; calls[m, k] = $3; fr[m, k] = $4; cy[m, k] = $5; kinds[k] = 1 }

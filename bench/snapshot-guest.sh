@@ -7,7 +7,8 @@
 #                   bracketed the same way;
 # and prints per N: "ours N T0 T1" and "eu-stack N T0 T1 THREADS", THREADS
 # being the thread records eu-stack printed.
-b=/src/testsuite/kernel.ustack/build
+# The test programs: the build directory's (PROGS, as the caller sees it).
+b=${PROGS:-/src/testsuite/kernel.ustack/build}
 seq=0
 rm -f /tmp/snapbench-*
 die() { echo "snapshot-guest: $*" >&2; exit 1; }

@@ -15,7 +15,7 @@
 set -eu
 [ $# -gt 0 ] || set -- 1000 10000
 . "$(dirname "$0")/guest-common.sh"
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build-snapthreads.sh $b >/dev/null
+"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b snapthreads >/dev/null
 max=0
 for n in "$@"; do [ "$n" -le "$max" ] || max=$n; done
 out=$(mktemp)
@@ -23,7 +23,7 @@ trap 'rm -f "$out"' EXIT
 "$vm" guest sh -c "echo $((max * 4 + 4096)) >/proc/sys/kernel/threads-max"
 "$vm" stap -s 64 -DSTP_UW_TSNAP_THREADS=$((max + 64)) \
 	-d $b/snapthreads-m64 bench/snapshot.stp \
-	-c "sh /src/bench/snapshot-guest.sh $*" >"$out"
+	-c "env PROGS=$b sh /src/bench/snapshot-guest.sh $*" >"$out"
 awk '
 /^<snapshot #[0-9]+ of pid/ {
 	# <snapshot #K of pid P: T threads in ... read in U us (...)>

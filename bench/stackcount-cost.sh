@@ -17,7 +17,7 @@
 set -eu
 rounds=${1:-100}
 . "$(dirname "$0")/guest-common.sh"
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build-tools.sh $b >/dev/null
+"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b tools >/dev/null
 prog="$b/countchains-m64 --rounds $rounds"
 opts="-DSTP_NO_OVERLOAD -d $b/countchains-m64 --ldd"
 ns() { sed -n 's/^calls [0-9]* ns_per_call \([0-9]*\)$/\1/p' | tail -n 1; }

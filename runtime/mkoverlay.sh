@@ -9,7 +9,7 @@
 #                           as stap-unwind/core/ (ours, included as
 #                           "stap-unwind/NAME" and "stap-unwind/core/NAME").
 # Our sym.c and vma.c wrap stock's, which stay reachable as
-# stap-unwind-stock/sym/sym.c and stap-unwind-stock/vma/vma.c.
+# stap-unwind-stock/sym_c/sym.c and stap-unwind-stock/vma_c/vma.c.
 # Pass the overlay to stap with -R OUT_DIR.  No stock file is copied.
 #
 # --root ROOT: STOCK_RUNTIME_DIR lies under ROOT, a system tree that stap
@@ -67,14 +67,15 @@ for f in "$here"/stap-unwind/*; do
 done
 ours unwind stap-unwind/core
 # Stock's own copy of each file we replace, alone in a directory of its
-# own, for ours to wrap (include): stap-unwind-stock/DIR/NAME/NAME.c for
-# stock's DIR/NAME.c.  Alone, because a quoted #include is looked up first
-# next to the including file: stock sym.c's #include "vma.c" must find
-# ours, not stock's vma.c beside it.
+# own, for ours to wrap (include): stap-unwind-stock/DIR_NAME_c/NAME.c for
+# stock's DIR/NAME.c (the path flattened, so that no name repeats along
+# it).  Alone, because a quoted #include is looked up first next to the
+# including file: stock sym.c's #include "vma.c" must find ours, not
+# stock's vma.c beside it.
 (cd "$here/stock" && find . -type f) | while read -r f; do
 	f=${f#./}
 	[ -f "$stock/$f" ] || continue
-	d=$outabs/stap-unwind-stock/${f%.*}
+	d=$outabs/stap-unwind-stock/$(echo "$f" | tr '/.' '__')
 	mkdir -p "$d"
 	ln -s "$stock_seen/$f" "$d/${f##*/}"
 done

@@ -303,16 +303,16 @@ static void stp_uw_tsnap_print_header(const struct stp_uw_tsnap_rec *rec)
 	_stp_print(">\n");
 }
 
-/* A user frame as stap-unwind-symbolize's raw form names it. */
+/* User frame n as stap-unwind-symbolize's raw form names it. */
 static void stp_uw_tsnap_print_raw(struct context *c, struct task_struct *t,
-				  unsigned long pc, int caller)
+				  unsigned long pc, unsigned n)
 {
 	struct stp_uw_mapping *m = &stp_uw_tsnap.map;
 	unsigned i;
 
 	if (stp_uw_vma_find(t, pc, m) != 0) {
-		stp_uw_print_addr(pc, caller ? STP_UW_TSNAP_FLAGS | STP_UW_SYM_CALLER
-				: STP_UW_TSNAP_FLAGS, t, c);
+		stp_uw_print_addr(pc, stp_uw_frame_sym_flags(STP_UW_TSNAP_FLAGS, n),
+				t, c);
 		return;
 	}
 	_stp_printf(" 0x%lx : [%s+0x%lx] {buildid=", pc, m->path,
@@ -329,10 +329,10 @@ static void stp_uw_tsnap_print_user(struct context *c,
 
 	for (n = 0; n < rec->udepth; n++) {	/* bound: MAXBACKTRACE */
 		if (raw)
-			stp_uw_tsnap_print_raw(c, rec->task, rec->upc[n], n > 0);
+			stp_uw_tsnap_print_raw(c, rec->task, rec->upc[n], n);
 		else
-			stp_uw_print_addr(rec->upc[n], n ? STP_UW_TSNAP_FLAGS
-					| STP_UW_SYM_CALLER : STP_UW_TSNAP_FLAGS,
+			stp_uw_print_addr(rec->upc[n],
+					stp_uw_frame_sym_flags(STP_UW_TSNAP_FLAGS, n),
 					rec->task, c);
 	}
 	/* Always: a snapshot's stacks say why they end. */
@@ -415,8 +415,8 @@ static void stp_uw_tsnap_print_folded(struct context *c,
 		_stp_printf(";[%s]", uw_stop_reason_id(rec->stop.reason));
 	for (n = rec->udepth; n-- > 0;) {	/* bound: MAXBACKTRACE */
 		stp_uw_snprint_addr(name, sizeof(stp_uw_tsnap.name), rec->upc[n],
-				    _STP_SYM_SYMBOL
-				    | (n ? STP_UW_SYM_CALLER : 0), rec->task, c);
+				    stp_uw_frame_sym_flags(_STP_SYM_SYMBOL, n),
+				    rec->task, c);
 		_stp_printf(";%s", name);
 	}
 	if (rec->how != STP_UW_TSNAP_IPI && rec->how != STP_UW_TSNAP_SAVED)

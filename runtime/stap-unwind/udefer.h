@@ -110,7 +110,7 @@ static void stp_uw_defer_print(struct context *c, struct stp_uw_defer *d)
 	_stp_printf("<deferred ubacktrace #%lu of %s[%d]>\n", d->seq,
 		    current->comm, task_pid_nr(current));
 	for (n = 0; n < d->depth; n++)
-		stp_uw_print_addr(d->pc[n], n ? flags | STP_UW_SYM_CALLER : flags,
+		stp_uw_print_addr(d->pc[n], stp_uw_frame_sym_flags(flags, n),
 				current, c);
 	stp_uw_stop_print(&d->stop, flags);
 }

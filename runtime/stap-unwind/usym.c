@@ -57,11 +57,14 @@
  * address.  An address in no known object is printed as "0xADDR" alone;
  * in a known object outside its file-backed part, as "[path]".
  *
- * Caller frames: stack.c passes STP_UW_SYM_CALLER for frames above the
- * first one, whose pc is a return address.  The symbol is then looked up
- * for pc - 1, the call instruction's last byte, so that a call to a
- * noreturn function at the very end of a function (whose return address
- * is the next function's first byte) is named after the caller; the
+ * Caller frames: every frame of a user backtrace above the first one has
+ * a return address for its pc, and is named with STP_UW_SYM_CALLER, which
+ * stp_uw_frame_sym_flags() adds (stack.c, snapshot.h, udefer.h, the
+ * tapset's usymframe_pid()).  The symbol and the source line are then
+ * looked up for pc - 1, the call instruction's last byte, so that a call
+ * to a noreturn function at the very end of a function (whose return
+ * address is the next function's first byte) is named after the caller,
+ * and a call followed by the next line's code is given its own line; the
  * printed address and offset are still those of pc (the offset may then
  * equal the size).  A signal handler's return address, which no call
  * precedes, is a trampoline's first byte: where no symbol contains pc - 1,
@@ -80,6 +83,12 @@
 
 /* Not a SystemTap flag: the address is a return address (see above). */
 #define STP_UW_SYM_CALLER	(1 << 24)
+
+/* The flags that name frame n (0: the innermost) of a user backtrace. */
+static inline int stp_uw_frame_sym_flags(int flags, unsigned n)
+{
+	return n ? flags | STP_UW_SYM_CALLER : flags;
+}
 
 /* What is known about one user address. */
 struct stp_uw_usym {
@@ -815,7 +824,9 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 	const char *pre, *post, *ex, *mod, *name;
 	char *filename = NULL;
 	unsigned long linenumber = 0, off = 0;
-	int caller = flags & STP_UW_SYM_CALLER;
+	/* What is named: the call before a return address (see the top). */
+	unsigned long lookup = (flags & STP_UW_SYM_CALLER) && address
+		? address - 1 : address;
 	int f;
 
 	flags &= ~STP_UW_SYM_CALLER;
@@ -825,9 +836,7 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 		return stp_uw_stock_snprint_addr(str, len, address, flags, task, c);
 
 	u = &this_cpu_ptr(stp_uw_usym_scratch)->u;
-	stp_uw_usym_lookup(task, address,
-			   caller && address ? address - 1 : address,
-			   STP_UW_USYM_NAME, u);
+	stp_uw_usym_lookup(task, address, lookup, STP_UW_USYM_NAME, u);
 	if (_stp_is_compat_task2(task))
 		address &= 0xffffffffUL;
 	pre = (flags & _STP_SYM_PRE_SPACE) ? " " : "";
@@ -844,7 +853,7 @@ static int stp_uw_snprint_addr(char *str, size_t len, unsigned long address,
 	if (mod && (flags & _STP_SYM_MODULE_BASENAME) && strrchr(mod, '/'))
 		mod = strrchr(mod, '/') + 1;
 	if (name && (flags & (_STP_SYM_LINENUMBER | _STP_SYM_FILENAME)))
-		linenumber = stp_uw_stock_linenumber(address, task, &filename,
+		linenumber = stp_uw_stock_linenumber(lookup, task, &filename,
 						     !!(flags & _STP_SYM_FILENAME), c);
 
 	f = flags & ~_STP_SYM_INEXACT;

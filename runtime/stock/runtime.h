@@ -7,6 +7,6 @@
 #define STP_UW_RUNTIME_H
 
 #include "stap-unwind/features.h"
-#include "stap-unwind-stock/runtime/runtime.h"
+#include "stap-unwind-stock/runtime_h/runtime.h"
 
 #endif /* STP_UW_RUNTIME_H */

@@ -314,8 +314,7 @@ static void stp_uw_user_print(struct context *c, int sym_flags, int defer)
 		pc = _stp_stack_user_get(c, n);
 		if (pc == 0)
 			break;
-		/* Above the first frame, pc is a return address. */
-		stp_uw_print_addr(pc, n ? sym_flags | STP_UW_SYM_CALLER : sym_flags,
+		stp_uw_print_addr(pc, stp_uw_frame_sym_flags(sym_flags, n),
 				current, c);
 	}
 	stp_uw_stop_print_line(c, sym_flags);	/* stap-unwind/ustop.h */

@@ -40,7 +40,7 @@ stp_uw_task_work_cancel_func(struct task_struct *task, task_work_func_t func)
 #define stp_task_work_init stp_uw_stock_task_work_init
 #endif
 
-#include "stap-unwind-stock/stp_task_work/stp_task_work.c"
+#include "stap-unwind-stock/stp_task_work_c/stp_task_work.c"
 
 #ifdef STP_UW_TASK_WORK_CANCEL_ADAPTER
 #undef task_work_cancel

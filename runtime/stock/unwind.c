@@ -504,7 +504,9 @@ static void stp_uw_sync_info(struct stp_unwind_context *uc)
  * seqcount (Debian's 6.12), read it as that reader does. */
 static bool stp_uw_mm_seq(struct mm_struct *mm, unsigned int *seq)
 {
-#if defined(STP_UW_KF_MMAP_LOCK_SPECULATE)
+#if defined(STP_UW_NO_KEPT_TABLES)	/* -D: measure what the kept tables save */
+	return false;
+#elif defined(STP_UW_KF_MMAP_LOCK_SPECULATE)
 	return mmap_lock_speculate_try_begin(mm, seq);
 #elif defined(STP_UW_KF_MM_LOCK_SEQCOUNT)
 	*seq = raw_read_seqcount(&mm->mm_lock_seq);

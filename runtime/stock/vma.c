@@ -1,7 +1,7 @@
 /* stap-unwind: the runtime's vma.c, extended with VMA tracking for every
  * process (stap-unwind/vma_map.c).
  *
- * SystemTap's own vma.c (linked by the overlay as stap-unwind-stock/vma/vma.c)
+ * SystemTap's own vma.c (linked by the overlay as stap-unwind-stock/vma_c/vma.c)
  * keeps working unchanged: it records the mappings of the modules named
  * with -d/--ldd for _stp_umod_lookup() and the symbol code.  This file
  * includes it with its init and exit functions renamed, and puts ours
@@ -79,7 +79,7 @@ static int stp_uw_stock_map_drop(struct task_struct *tsk)
 #define stap_extend_vma_map_info stp_uw_stock_map_extend
 #define stap_remove_vma_map_info stp_uw_stock_map_remove
 #define stap_drop_vma_maps stp_uw_stock_map_drop
-#include "stap-unwind-stock/vma/vma.c"
+#include "stap-unwind-stock/vma_c/vma.c"
 #undef _stp_vma_init
 #undef _stp_vma_done
 #undef stap_add_vma_map_info

@@ -92,7 +92,7 @@ static void stp_uw_uprobe_unregister(struct inode *inode, loff_t offset,
  * these kernels enable, rejects under stap's -Werror. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wempty-body"
-#include "stap-unwind-stock/linux/uprobes-inode/uprobes-inode.c"
+#include "stap-unwind-stock/linux_uprobes-inode_c/uprobes-inode.c"
 #pragma GCC diagnostic pop
 
 #ifdef STP_UW_UPROBE_HANDLE_ADAPTER

@@ -3,7 +3,8 @@
 # (started without -d or --ldd), run for SECONDS; just before they are
 # killed, their maps and vdso are copied to OUTDIR for the oracle.
 #   run-mix.sh OUTDIR SECONDS
-b=/src/testsuite/kernel.ustack/build
+# The test programs: the build directory's (PROGS, as the caller sees it).
+b=${PROGS:-/src/testsuite/kernel.ustack/build}
 out=${1:?usage: run-mix.sh OUTDIR SECONDS}
 t=${2:-6}
 rm -rf "$out"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # kernel.ustack/nod.exp: every nod variant in every mode (for nod.stp).
 # ASLR off, so that sessions with and without -d see the same addresses.
-b=/src/testsuite/kernel.ustack/build
+# The test programs: the build directory's (PROGS, as the caller sees it).
+b=${PROGS:-/src/testsuite/kernel.ustack/build}
 for abi in m64 m32; do
 	for v in O0-fp O0-nofp O2-fp O2-nofp; do
 		p=$b/nod-$abi-$v

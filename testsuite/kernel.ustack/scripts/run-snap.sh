@@ -9,7 +9,8 @@
 #   quit          the program's stall and spin report.
 # Then kill -0 of a pid that does not exist.  Everything the test reads
 # goes to /tmp/snap-ABI.out, /tmp/snap-ABI.eu and /tmp/snap-times.
-b=/src/testsuite/kernel.ustack/build
+# The test programs: the build directory's (PROGS, as the caller sees it).
+b=${PROGS:-/src/testsuite/kernel.ustack/build}
 nthreads=${1:-1000}
 nspin=${2:-1}
 seq=0

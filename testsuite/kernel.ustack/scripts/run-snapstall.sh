@@ -11,7 +11,8 @@
 #   NSNAP snapshots, one after another (threads, grouped, folded forms);
 #   eu-stack -p PID, which stops the process;
 # and quit: the program's stalls go to /tmp/stall.out with its truth.
-b=/src/testsuite/kernel.ustack/build
+# The test programs: the build directory's (PROGS, as the caller sees it).
+b=${PROGS:-/src/testsuite/kernel.ustack/build}
 nthreads=${1:-200}
 nsnap=${2:-9}
 seq=0

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every stop-test mode of both ustop binaries (for stop.stp); each
 # program's EXPECT line goes to /tmp/ustop-expect.txt.
-b=/src/testsuite/kernel.ustack/build
+# The test programs: the build directory's (PROGS, as the caller sees it).
+b=${PROGS:-/src/testsuite/kernel.ustack/build}
 out=/tmp/ustop-expect.txt
 : >$out
 for abi in m64 m32; do
