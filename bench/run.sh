@@ -1,28 +1,38 @@
 #!/bin/sh
-# Benchmark runtime/unwind against libdw and libunwind on the same recorded
-# snapshots (see bench/uw-bench.c).  Not a test: it reports numbers.
+# Benchmark runtime/unwind against libdw, libunwind and a frame-pointer
+# walk on the same recorded snapshots (see bench/uw-bench.c).  Not a test:
+# it reports numbers.
 #   1. record snapshots of the test programs (x86_64 and i386, -O2 without
 #      frame pointers, PIE): random stops while they run every scenario,
-#      plus every 20th single-step stop through top();
-#   2. time each unwinder on every snapshot (median and p99 ns per frame),
-#      ours again without its row cache (the cold path: every step parses
-#      its row) and with new rows (its rows forgotten before each unwind,
-#      its tables and parsed CIEs kept: a sampler's first step at a new pc),
-#      and against a frame-pointer walk of a program built with
-#      frame pointers (the floor);
-#   3. count instructions per frame under callgrind;
-#   4. the cost of whole backtraces over hostile tables, which the work
+#      plus every 20th single-step stop through top(); the same programs
+#      built with frame pointers, for the floor; and two large programs,
+#      python3 running a script (bench/python-work.py) and gcc's cc1
+#      compiling a generated file, at random stops;
+#   2. time each unwinder on every snapshot (median and p99 ns per frame,
+#      and whole passes): ours with compiled tables (the kernel's algorithm)
+#      and without them (the interpreter and its row cache), warm (each
+#      snapshot again right after itself) and in order (each once, in the
+#      order recorded, the caches as the unwinds before left them: a
+#      sampler's order), with new rows (its row cache's rows forgotten
+#      before each unwind: a sampler's step at a pc never seen), and the
+#      frame-pointer walk of the programs built with frame pointers;
+#   3. count instructions per frame under callgrind, the same cases;
+#   4. the compiled tables of large objects: rows, rows the compact form
+#      cannot say, bytes, build time (testsuite/harness/uw-compiled-diff);
+#   5. the cost of whole backtraces over hostile tables, which the work
 #      budget caps (testsuite/core/uw_hostile --time: hostile_cfi.h).
-# usage: bench/run.sh [-b BUILDDIR] [-r REPS] [-n RANDOM_STOPS]
+# usage: bench/run.sh [-b BUILDDIR] [-r REPS] [-n RANDOM_STOPS] [-N LARGE_STOPS]
 set -eu
 builddir=.
 reps=20
 stops=500
-while getopts b:r:n: opt; do
+large=300
+while getopts b:r:n:N: opt; do
 	case $opt in
 	b) builddir=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	n) stops=$OPTARG ;;
+	N) large=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -31,6 +41,7 @@ top=$(dirname "$here")
 builddir=$(cd "$builddir" && pwd)
 tracer=$builddir/testsuite/harness/uw-trace
 bench=$builddir/bench/uw-bench
+differ=$builddir/testsuite/harness/uw-compiled-diff
 progs=$builddir/testsuite/harness/progs-build
 out=$builddir/bench/run
 for f in "$tracer" "$bench"; do
@@ -87,30 +98,70 @@ esac
 record32
 snap32=$files
 
-echo "== time (clock_gettime around each unwind, caches warm, $reps repetitions)"
-"$bench" --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
-
-# The cold path: ours with no row cache, so every step finds its FDE and
-# runs its CFI (a sampler's first step at a new pc, a cold backtrace); the
-# peers keep their caches, as above.
-echo "== time, ours without its row cache (every step parses its row), $reps repetitions"
-"$bench" --no-row-cache --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
-
-# A sampler's step at a pc never seen, in modules seen before: ours with
-# its row cache's rows forgotten before each unwind, the tables (under new
-# tags) and parsed CIEs kept (every step parses its row, not the CIEs).
-echo "== time, ours with new rows (its rows forgotten before each unwind, CIEs kept), $reps repetitions"
-"$bench" --new-rows --reps "$reps" "$out"/random64.snap "$out"/step64.snap $snap32
+# Large programs (x86_64: the host's): python3 running a script, and
+# cc1 compiling a generated file of 6,000 lines, at random stops.
+cc1=$(gcc -print-prog-name=cc1 2>/dev/null || true)
+large_snaps=
+if [ "$large" -gt 0 ]; then
+	echo "== recording snapshots of large programs"
+	"$tracer" --label python3 --random "$large" --save "$out/python3.snap" --no-ours \
+		-- "$(command -v python3)" "$here/python-work.py" | tail -1
+	large_snaps="$out/python3.snap"
+	if [ -x "$cc1" ]; then
+		awk 'BEGIN { for (i = 0; i < 600; i++) {
+			printf "int f%d(int *a, int n) {\n\tint s = 0;\n", i
+			printf "\tfor (int j = 0; j < n; j++) {\n"
+			printf "\t\tif (a[j] %% %d == 0) s += a[j] * %d;\n", i % 7 + 2, i % 13 + 1
+			printf "\t\telse s ^= a[j] << %d;\n\t}\n", i % 5
+			printf "\tswitch (s & 7) { case 0: s += %d; break; case 1: s -= 3; break;\n", i
+			printf "\tcase 3: s *= 5; break; default: s ^= %d; }\n\treturn s;\n}\n", i * 3 } }' \
+			> "$out/cc1-input.c"
+		"$tracer" --label cc1 --random "$large" --max-delay-us 20000 --save "$out/cc1.snap" \
+			--no-ours -- "$cc1" -quiet -O2 "$out/cc1-input.c" -o "$out/cc1-input.s" | tail -1
+		large_snaps="$large_snaps $out/cc1.snap"
+	fi
+fi
 
 # The floor of any unwinder: a frame-pointer walk (one load of the saved
-# frame pointer and one of the return address per frame), timed per frame
-# beside the others on a program built with frame pointers.  It stops at
-# the first frame without one (libc's), so it finds fewer frames: the
-# ratio is per frame.
-echo "== the floor: a frame-pointer walk, on uwt-{64,32}-O2-fp-pie ($reps repetitions)"
+# frame pointer and one of the return address per frame), beside the
+# others on the programs built with frame pointers.  It stops at the first
+# frame without one (libc's), so it finds fewer frames: the ratio is per
+# frame, and each unwind's clock read weighs on its few frames ("pass":
+# whole passes timed at once, one clock read each).
 record 64 "" "$tracer" "$progs" "$out" fp
 record32 fp
-"$bench" --fp --reps "$reps" "$out"/random64fp.snap "$out"/step64fp.snap $files
+snapfp="$out/random64fp.snap $out/step64fp.snap $files"
+snaps="$out/random64.snap $out/step64.snap $snap32"
+
+# time TITLE UW-BENCH-ARGS...: one timed run, its lines.
+time_run() {
+	echo "== time: $1 ($reps repetitions)"
+	shift
+	"$bench" --reps "$reps" "$@" | grep -E '^(frames|time|ratio|steps):'
+}
+time_run "warm, compiled tables, the peers" $snaps
+time_run "warm, ours interpreted (no compiled tables)" --no-compiled $snaps
+time_run "in order, compiled tables" --in-order $snaps
+time_run "in order, ours interpreted" --in-order --no-compiled $snaps
+time_run "new rows (rows forgotten before each unwind), compiled tables" --new-rows $snaps
+time_run "new rows, ours interpreted" --new-rows --no-compiled $snaps
+time_run "the floor: frame-pointer walk, warm, on uwt-{64,32}-O2-fp-pie" --fp $snapfp
+time_run "the floor, in order" --fp --in-order $snapfp
+if [ -n "$large_snaps" ]; then
+	time_run "large programs, warm, compiled tables" $large_snaps
+	time_run "large programs, warm, ours interpreted" --no-compiled $large_snaps
+	time_run "large programs, in order, compiled tables" --in-order $large_snaps
+	time_run "large programs, in order, ours interpreted" --in-order --no-compiled $large_snaps
+	time_run "large programs, new rows, compiled tables" --new-rows $large_snaps
+	time_run "large programs, new rows, ours interpreted" --new-rows --no-compiled $large_snaps
+fi
+
+if [ -x "$differ" ]; then
+	echo "== compiled tables of large objects (rows; not compact; bytes; build time)"
+	for f in /lib/x86_64-linux-gnu/libc.so.6 /usr/lib32/libc.so.6 "$(readlink -f /usr/bin/python3)" "$cc1"; do
+		[ -f "$f" ] && "$differ" --every 65536 "$f" | grep -v '^uw-compiled-diff:'
+	done
+fi
 
 hostile=$builddir/testsuite/core/uw_hostile
 if [ -x "$hostile" ]; then
@@ -124,46 +175,54 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	echo "== no valgrind: instructions per frame not measured"
 	exit 0
 fi
-echo "== instructions per frame (callgrind, collected only inside measure_*, after a warm-up pass)"
-for arch in 64 32; do
-	snaps="$out/random64.snap $out/step64.snap"
-	if [ $arch = 32 ]; then
-		[ -n "$snap32" ] || continue
-		snaps=$snap32
-	fi
-	cg=$out/callgrind.$arch.out
+# count TITLE ARCH UW-BENCH-ARGS...: instructions per frame of each peer
+# under callgrind, collected only inside measure_* (not in warm_up, nor
+# in forget_rows), after a warm-up pass.
+count() {
+	title=$1 arch=$2
+	shift 2
+	cg=$out/callgrind.out
 	frames=$(valgrind --tool=callgrind --callgrind-out-file="$cg" --collect-atstart=no \
 		--toggle-collect=measure_ours --toggle-collect=measure_libdw \
-		--toggle-collect=measure_libunwind \
-		"$bench" --callgrind $snaps 2>/dev/null |
+		--toggle-collect=measure_libunwind --toggle-collect=measure_fp \
+		--toggle-collect=warm_up --toggle-collect=forget_rows \
+		"$bench" --callgrind "$@" 2>/dev/null |
 		sed -n "s/^callgrind x86_$arch: \([a-z]*\) \([0-9]*\) frames/\1 \2/p")
-	callgrind_annotate --inclusive=yes "$cg" 2>/dev/null |
+	callgrind_annotate --inclusive=yes --threshold=100 "$cg" 2>/dev/null |
 		sed -n 's/^ *\([0-9,]*\) .*:measure_\([a-z]*\) .*/\2 \1/p' | tr -d , |
-		awk -v arch="$arch" -v frames="$frames" '
+		awk -v arch="$arch" -v frames="$frames" -v title="$title" '
 			BEGIN { n = split(frames, f, /[ \n]/); for (i = 1; i < n; i += 2) fr[f[i]] = f[i + 1] }
 			{ ir[$1] = $2 }
 			END {
 				for (p in ir) if (fr[p] > 0)
-					printf "instructions: %-9s x86_%s %10.0f per frame (%d frames)\n", p, arch, ir[p] / fr[p], fr[p]
-				if (fr["ours"] > 0 && ir["ours"] > 0)
-					for (p in ir) if (p != "ours" && fr[p] > 0)
-						printf "ratio:  %s / ours (instructions per frame, x86_%s) = %.1fx\n", p, arch, (ir[p] / fr[p]) / (ir["ours"] / fr["ours"])
+					printf "instructions: %-40s %-9s x86_%s %6.0f per frame (%d frames)\n", title, p, arch, ir[p] / fr[p], fr[p]
+				if (fr["fp"] > 0 && fr["ours"] > 0)
+					printf "ratio:  ours / fp (instructions per frame, x86_%s, %s) = %.1fx\n", arch, title, (ir["ours"] / fr["ours"]) / (ir["fp"] / fr["fp"])
 			}'
-	# The cold path again: ours with no row cache.
-	frames=$(valgrind --tool=callgrind --callgrind-out-file="$cg.cold" --collect-atstart=no \
-		--toggle-collect=measure_ours "$bench" --callgrind --no-row-cache $snaps 2>/dev/null |
-		sed -n "s/^callgrind x86_$arch: ours \([0-9]*\) frames/\1/p")
-	callgrind_annotate --inclusive=yes "$cg.cold" 2>/dev/null |
-		sed -n 's/^ *\([0-9,]*\) .*:measure_ours .*/\1/p' | tr -d , |
-		awk -v arch="$arch" -v frames="$frames" '
-			frames > 0 { printf "instructions: ours without its row cache x86_%s %6.0f per frame (%d frames)\n", arch, $1 / frames, frames }'
-	# And with new rows (forget_rows, between unwinds, is not collected).
-	frames=$(valgrind --tool=callgrind --callgrind-out-file="$cg.new" --collect-atstart=no \
-		--toggle-collect=measure_ours --toggle-collect=forget_rows \
-		"$bench" --callgrind --new-rows $snaps 2>/dev/null |
-		sed -n "s/^callgrind x86_$arch: ours \([0-9]*\) frames/\1/p")
-	callgrind_annotate --inclusive=yes "$cg.new" 2>/dev/null |
-		sed -n 's/^ *\([0-9,]*\) .*:measure_ours .*/\1/p' | tr -d , |
-		awk -v arch="$arch" -v frames="$frames" '
-			frames > 0 { printf "instructions: ours with new rows x86_%s %6.0f per frame (%d frames)\n", arch, $1 / frames, frames }'
+}
+echo "== instructions per frame (callgrind)"
+for arch in 64 32; do
+	s="$out/random64.snap $out/step64.snap"
+	sfp="$out/random64fp.snap $out/step64fp.snap"
+	if [ $arch = 32 ]; then
+		[ -n "$snap32" ] || continue
+		s=$snap32
+		sfp=$files
+	fi
+	count "warm, compiled, peers" $arch $s
+	count "warm, interpreted" $arch --no-compiled $s
+	count "in order, compiled" $arch --in-order $s
+	count "in order, interpreted" $arch --in-order --no-compiled $s
+	count "new rows, compiled" $arch --new-rows $s
+	count "new rows, interpreted" $arch --new-rows --no-compiled $s
+	count "floor: fp programs, warm, compiled" $arch --fp $sfp
+	count "floor: fp programs, in order, compiled" $arch --fp --in-order $sfp
 done
+if [ -n "$large_snaps" ]; then
+	count "large programs, warm, compiled" 64 $large_snaps
+	count "large programs, warm, interpreted" 64 --no-compiled $large_snaps
+	count "large programs, in order, compiled" 64 --in-order $large_snaps
+	count "large programs, in order, interpreted" 64 --in-order --no-compiled $large_snaps
+	count "large programs, new rows, compiled" 64 --new-rows $large_snaps
+	count "large programs, new rows, interpreted" 64 --new-rows --no-compiled $large_snaps
+fi

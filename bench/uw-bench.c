@@ -10,11 +10,20 @@
    snapshot regions, then the mapped files) and keeps its own caches warm:
    one Dwfl and one unw_addr_space per memory map, our ELF table cache.
 
-   usage: uw-bench [--reps N] [--callgrind] [--no-row-cache | --new-rows] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...
+   usage: uw-bench [--reps N] [--callgrind] [--in-order] [--no-compiled]
+                   [--no-row-cache | --new-rows] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...
      --fp          one more peer, the frame-pointer walk (the floor of any
                    unwinder), for snapshots of programs built with frame
                    pointers
      --reps N      timed unwinds per snapshot and peer (default 20)
+     --no-compiled ours without compiled tables (runtime/unwind/compile.c,
+                   made for each file as it is loaded, as the kernel's
+                   tracker makes them): every row parsed, or from the row
+                   cache, as the interpreter alone does
+     --in-order    each snapshot once, in the order recorded, the caches as
+                   the unwinds before left them (a sampler's order), --reps
+                   times over all of them; else (warm) each snapshot
+                   --reps times in a row, after one unwind not timed
      --no-row-cache  ours without its row cache (struct uw_cache, kept
                    across unwinds like libunwind's UNW_CACHE_GLOBAL and
                    libdw's per-Dwfl CFI caches): every step parses CFI
@@ -26,11 +35,19 @@
      --sysroot=DIR the snapshot files after it name paths found under DIR
                    (snapshots recorded in the stapvm guest: DIR = its tree)
      --callgrind   one warm-up pass, then one pass per peer in
-                   measure_ours / measure_libdw / measure_libunwind (for
-                   valgrind --tool=callgrind --collect-atstart=no
-                   --toggle-collect=measure_*); prints frames per peer
+                   measure_ours / measure_libdw / measure_libunwind /
+                   measure_fp (for valgrind --tool=callgrind
+                   --collect-atstart=no --toggle-collect=measure_*
+                   --toggle-collect=warm_up); warm (each counted unwind
+                   right after the same one, in warm_up) or --in-order
+                   (each once, in order); prints frames per peer
    Reports per peer: snapshots, frames, agreement with our frames, and the
-   cost per frame of each unwind (ns; median and p99 over all unwinds).  */
+   cost per frame of each unwind (ns; median and p99 over all unwinds,
+   each unwind timed alone, so a clock read is in each), and the mean per
+   frame of each whole pass timed at once ("pass"), which holds one clock
+   read per pass: a peer with few frames an unwind (the frame-pointer
+   walk) is not charged a clock read's share of each.  For ours, the steps
+   by where their row came from.  */
 #define _GNU_SOURCE
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -448,6 +465,7 @@ static const struct peer peers[] = {
 #define NPEERS (int)(sizeof peers / sizeof peers[0])
 static bool fp_floor;			/* --fp */
 static bool new_rows;			/* --new-rows */
+static bool in_order;			/* --in-order */
 
 /* Before each of ours' unwinds with --new-rows: not timed, and not
    counted under callgrind (run.sh toggles collection off inside it). */
@@ -477,6 +495,17 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* Before each counted unwind of a warm pass (not --in-order): the same
+   unwind, not counted (run.sh toggles collection off inside it), so that
+   the one counted finds the caches as it left them. */
+__attribute__((noinline)) void warm_up(const struct peer *p, struct sample *s)
+{
+	struct uw_frame fr[UW_MAX_FRAMES];
+
+	if (!in_order)
+		p->unwind(s, fr, UW_MAX_FRAMES);
+}
+
 /* Pass over every snapshot with one peer; returns frames found.  */
 static long pass(const struct peer *p, int arch)
 {
@@ -484,6 +513,7 @@ static long pass(const struct peer *p, int arch)
 	long frames = 0;
 	for (int i = 0; i < nsamples; i++)
 		if (peer_takes(p, &samples[i]) && (!arch || samples[i].snap.arch == arch)) {
+			warm_up(p, &samples[i]);
 			forget_rows(p);
 			frames += p->unwind(&samples[i], fr, UW_MAX_FRAMES);
 		}
@@ -496,6 +526,7 @@ __attribute__((noinline)) long measure_libdw(int arch) { return pass(&peers[1], 
 #ifdef HAVE_LIBUNWIND
 __attribute__((noinline)) long measure_libunwind(int arch) { return pass(&peers[2], arch); }
 #endif
+__attribute__((noinline)) long measure_fp(int arch) { return pass(&peers[NPEERS - 1], arch); }
 
 static void report_agreement(void)
 {
@@ -531,61 +562,96 @@ static void report_agreement(void)
 	}
 }
 
-static void time_peers(int reps)
+/* The unwinds of one timed run of peer k over arch's snapshots: warm,
+   each snapshot reps times in a row after one more; in order, every
+   snapshot once per rep, in the order recorded.  Per-unwind times (ns per
+   frame) into per_frame[*n]; the frames and the time of whole passes
+   (one clock read each) into *pass_frames, *pass_ns. */
+static void time_run(int k, int arch, int reps, double *per_frame, size_t *n,
+		     long *frames_total, double *ns_total, long *pass_frames, double *pass_ns)
 {
 	struct uw_frame fr[UW_MAX_FRAMES];
+	int outer = in_order ? reps : 1, inner = in_order ? 1 : reps;
+
+	for (int o = 0; o < outer; o++) {
+		double p0 = now_ns(), timed = 0;
+		long frames = 0;
+		for (int i = 0; i < nsamples; i++) {
+			struct sample *s = &samples[i];
+			if (s->snap.arch != arch || !peer_takes(&peers[k], s))
+				continue;
+			if (!in_order)
+				peers[k].unwind(s, fr, UW_MAX_FRAMES); /* warm */
+			for (int r = 0; r < inner; r++) {
+				forget_rows(&peers[k]);
+				double t0 = now_ns();
+				int nf = peers[k].unwind(s, fr, UW_MAX_FRAMES);
+				double dt = now_ns() - t0;
+				timed += dt;
+				if (nf > 0) {
+					per_frame[(*n)++] = dt / nf;
+					*frames_total += nf;
+					*ns_total += dt;
+					frames += nf;
+				}
+			}
+		}
+		/* A pass in order is timed whole; a warm one, by its unwinds
+		   (its untimed warm-ups are between them). */
+		*pass_ns += in_order ? now_ns() - p0 : timed;
+		*pass_frames += frames;
+	}
+}
+
+static void time_peers(int reps)
+{
 	double median[NPEERS][2] = { { 0 } };
+	double pass_mean[NPEERS][2] = { { 0 } };
 	for (int arch = 64; arch >= 32; arch -= 32) {
 		for (int k = 0; k < NPEERS; k++) {
 			size_t cap = (size_t)nsamples * (size_t)reps, n = 0;
 			double *per_frame = malloc(cap * sizeof *per_frame);
-			long frames_total = 0;
-			double ns_total = 0;
-			for (int i = 0; i < nsamples; i++) {
-				struct sample *s = &samples[i];
-				if (s->snap.arch != arch || !peer_takes(&peers[k], s))
-					continue;
-				peers[k].unwind(s, fr, UW_MAX_FRAMES); /* warm */
-				for (int r = 0; r < reps; r++) {
-					forget_rows(&peers[k]);
-					double t0 = now_ns();
-					int nf = peers[k].unwind(s, fr, UW_MAX_FRAMES);
-					double dt = now_ns() - t0;
-					if (nf > 0) {
-						per_frame[n++] = dt / nf;
-						frames_total += nf;
-						ns_total += dt;
-					}
-				}
-			}
+			long frames_total = 0, pass_frames = 0;
+			double ns_total = 0, pass_ns = 0;
+			time_run(k, arch, reps, per_frame, &n, &frames_total, &ns_total,
+				 &pass_frames, &pass_ns);
 			if (n) {
 				qsort(per_frame, n, sizeof *per_frame, cmp_double);
 				median[k][arch == 32] = per_frame[n / 2];
+				pass_mean[k][arch == 32] = pass_ns / pass_frames;
 				printf("time:   %-9s x86_%-2s median %8.1f ns/frame  p99 %8.1f ns/frame"
-				       "  mean %8.1f ns/frame  (%zu unwinds)\n",
+				       "  mean %8.1f ns/frame  pass %8.1f ns/frame  (%zu unwinds%s)\n",
 				       peers[k].name, arch == 64 ? "64" : "32", per_frame[n / 2],
-				       per_frame[(size_t)(n * 0.99)], ns_total / frames_total, n);
+				       per_frame[(size_t)(n * 0.99)], ns_total / frames_total,
+				       pass_ns / pass_frames, n, in_order ? ", in order" : "");
 			}
 			free(per_frame);
 		}
 		for (int k = 1; k < NPEERS; k++) {
 			double m = median[k][arch == 32], o = median[0][arch == 32];
+			double pm = pass_mean[k][arch == 32], po = pass_mean[0][arch == 32];
 
 			if (m <= 0 || o <= 0)
 				continue;
 			if (peers[k].unwind == unwind_fp)	/* the floor */
-				printf("ratio:  ours / %s (median, x86_%s) = %.1fx\n", peers[k].name,
-				       arch == 64 ? "64" : "32", o / m);
+				printf("ratio:  ours / %s (median, x86_%s) = %.1fx; (pass) = %.1fx\n",
+				       peers[k].name, arch == 64 ? "64" : "32", o / m, po / pm);
 			else
 				printf("ratio:  %s / ours (median, x86_%s) = %.1fx\n", peers[k].name,
 				       arch == 64 ? "64" : "32", m / o);
 		}
 	}
+	unsigned long long compiled, full, marked, uncompiled;
+	uw_ours_step_stats(&compiled, &full, &marked, &uncompiled);
+	printf("steps:  ours %llu: %llu compact rows, %llu full rows, %llu parsed where marked,"
+	       " %llu in tables not compiled\n", compiled + full + marked + uncompiled, compiled,
+	       full, marked, uncompiled);
 }
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--no-row-cache | --new-rows] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
+	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--in-order] [--no-compiled]"
+		" [--no-row-cache | --new-rows] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
 	return 2;
 }
 
@@ -603,6 +669,10 @@ int main(int argc, char **argv)
 			uw_ours_set_row_cache(false);
 		else if (strcmp(argv[i], "--new-rows") == 0)
 			new_rows = true;
+		else if (strcmp(argv[i], "--in-order") == 0)
+			in_order = true;
+		else if (strcmp(argv[i], "--no-compiled") == 0)
+			uw_ours_set_compiled(false);
 		else if (strcmp(argv[i], "--fp") == 0)
 			fp_floor = true;
 		else if (strncmp(argv[i], "--sysroot=", 10) == 0)
@@ -642,11 +712,18 @@ int main(int argc, char **argv)
 				printf("callgrind x86_%d: libunwind %ld frames\n", arch,
 				       measure_libunwind(arch));
 #endif
+			if (fp_floor)
+				printf("callgrind x86_%d: fp %ld frames\n", arch, measure_fp(arch));
 		}
 		unsigned long long hits, misses, cie_misses;
 		uw_ours_row_cache_stats(&hits, &misses, &cie_misses);
 		printf("callgrind: ours row cache %llu hits %llu misses, %llu CIEs parsed (all passes)\n",
 		       hits, misses, cie_misses);
+		unsigned long long compiled, full, marked, uncompiled;
+		uw_ours_step_stats(&compiled, &full, &marked, &uncompiled);
+		printf("callgrind: ours steps: %llu compact rows, %llu full rows, %llu parsed where"
+		       " marked, %llu in tables not compiled (all passes)\n", compiled, full, marked,
+		       uncompiled);
 	} else {
 		report_agreement();
 		time_peers(reps);

@@ -25,10 +25,12 @@ static const struct uw_arch_desc uw_arch_x86_64 = {
 	.sp_reg = UW_X86_64_RSP,
 	.fp_reg = UW_X86_64_RBP,
 	.callee_saved = UW_X86_64_CALLEE_SAVED,
+	.saved = UW_X86_64_SAVED_SLOTS,
+	.nsaved = UW_X86_64_NSAVED,
 	.addr_mask = ~(uint64_t)0,
 	.abi_row = { .rule = { UW_X86_64_ABI_RULES_BUT_BP,
 			       [UW_X86_64_RBP] = UW_SAME } },
-	.abi_crow = { .keep = UW_X86_64_CALLEE_SAVED,
+	.abi_compact_row = { .keep = UW_X86_64_CALLEE_SAVED,
 		      .is_cfa = UW_REG_BIT(UW_X86_64_RSP) },
 	.fp_row = {
 		.cfa_kind = UW_CFA_REG_OFFSET,
@@ -53,10 +55,12 @@ static const struct uw_arch_desc uw_arch_i386 = {
 	.sp_reg = UW_I386_ESP,
 	.fp_reg = UW_I386_EBP,
 	.callee_saved = UW_I386_CALLEE_SAVED,
+	.saved = UW_I386_SAVED_SLOTS,
+	.nsaved = UW_I386_NSAVED,
 	.addr_mask = 0xffffffffu,
 	.abi_row = { .rule = { UW_I386_ABI_RULES_BUT_BP,
 			       [UW_I386_EBP] = UW_SAME } },
-	.abi_crow = { .keep = UW_I386_CALLEE_SAVED,
+	.abi_compact_row = { .keep = UW_I386_CALLEE_SAVED,
 		      .is_cfa = UW_REG_BIT(UW_I386_ESP) },
 	.fp_row = {
 		.cfa_kind = UW_CFA_REG_OFFSET,
@@ -175,7 +179,7 @@ static enum uw_arch_tramp uw_arch_trampoline(struct uw_cursor *c, uint64_t pc)
 	static const uint8_t rt_sigreturn[] = UW_I386_RT_SIGRETURN_BYTES;
 	uint8_t code[UW_X86_64_RESTORE_RT_LEN];
 
-	if (c->ad->arch == UW_ARCH_X86_64) {
+	if (c->state.arch_desc->arch == UW_ARCH_X86_64) {
 		if (uw_peek(c, pc, code, sizeof(restore_rt)) &&
 		    uw_arch_match(code, restore_rt, sizeof(restore_rt)))
 			return UW_TRAMP_X86_64_RT;
@@ -184,7 +188,7 @@ static enum uw_arch_tramp uw_arch_trampoline(struct uw_cursor *c, uint64_t pc)
 	if (uw_peek(c, pc, code, sizeof(sigreturn)) &&
 	    uw_arch_match(code, sigreturn, sizeof(sigreturn)))
 		return UW_TRAMP_I386_SIGRETURN;
-	if (uw_peek(c, (pc - 1) & c->ad->addr_mask, code,
+	if (uw_peek(c, (pc - 1) & c->state.arch_desc->addr_mask, code,
 			     sizeof(sigreturn)) &&
 	    uw_arch_match(code, sigreturn, sizeof(sigreturn)))
 		return UW_TRAMP_I386_SIGRETURN_POPPED;
@@ -202,11 +206,11 @@ static uint64_t uw_arch_sigcontext(struct uw_cursor *c, uint64_t sp)
 	case UW_TRAMP_X86_64_RT:
 		return sp + UW_X86_64_UC_MCONTEXT;
 	case UW_TRAMP_I386_SIGRETURN:
-		return (sp + UW_I386_SIGFRAME_SC) & c->ad->addr_mask;
+		return (sp + UW_I386_SIGFRAME_SC) & c->state.arch_desc->addr_mask;
 	case UW_TRAMP_I386_SIGRETURN_POPPED:
 		return sp;
 	case UW_TRAMP_I386_RT:
-		return (sp + UW_I386_RT_SIGFRAME_SC) & c->ad->addr_mask;
+		return (sp + UW_I386_RT_SIGFRAME_SC) & c->state.arch_desc->addr_mask;
 	case UW_TRAMP_NONE:
 		break;
 	}
@@ -216,7 +220,7 @@ static uint64_t uw_arch_sigcontext(struct uw_cursor *c, uint64_t sp)
 UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
 				 uint64_t *cfa)
 {
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 	const struct uw_arch_sc_slot *slots;
 	uint32_t nslots, i;
 	uint64_t sp, sc, v;
@@ -227,8 +231,8 @@ UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
 	sc = uw_arch_sigcontext(c, sp);
 	if (sc == 0)
 		return 0;
-	if (c->trace)
-		c->trace(c->host, UW_TR_SIGFRAME, c->pc, sc);
+	if (c->state.trace)
+		c->state.trace(c->state.host, UW_TR_SIGFRAME, c->pc, sc);
 	if (ad->arch == UW_ARCH_X86_64) {
 		slots = uw_arch_sc_x86_64;
 		nslots = sizeof(uw_arch_sc_x86_64) / sizeof(slots[0]);
@@ -264,7 +268,7 @@ UW_INTERNAL int uw_arch_ra_plausible(struct uw_cursor *c, uint64_t ra)
 	unsigned k;
 
 	if (ra < sizeof(b) ||
-	    !uw_peek(c, (ra - sizeof(b)) & c->ad->addr_mask, b, sizeof(b)))
+	    !uw_peek(c, (ra - sizeof(b)) & c->state.arch_desc->addr_mask, b, sizeof(b)))
 		return -1;
 	if (b[8 - 5] == 0xe8)
 		return 1;

@@ -30,7 +30,7 @@ struct uw_cfi_entry {
 static int uw_cfi_is_debug_frame(const struct uw_cursor *c,
 				 const struct uw_section *sec)
 {
-	return sec == &c->ws.tables->debug_frame;
+	return sec == &c->state.tables->debug_frame;
 }
 
 static int uw_cfi_entry(struct uw_cursor *c, const struct uw_section *sec,
@@ -98,7 +98,7 @@ static int uw_cfi_skip_encoded(struct uw_reader *r, uint8_t enc)
 	return uw_rd_skip(r, (uint64_t)size);
 }
 
-/* Where the parsed CIEs of c->ws.tables are kept, and found again: in the
+/* Where the parsed CIEs of c->state.tables are kept, and found again: in the
  * row cache, under the tables' tag, when it keeps their rows (then for
  * later unwinds too); else in the cursor, for this unwind. */
 struct uw_cfi_cie_store {
@@ -110,11 +110,11 @@ struct uw_cfi_cie_store {
 
 static struct uw_cfi_cie_store uw_cfi_cie_store(struct uw_cursor *c)
 {
-	if (c->ws.tables_tag)
-		return (struct uw_cfi_cie_store){ c->cache->cie_keys,
-			c->cache->cies, UW_CACHE_CIES, &c->cache->cie_next };
-	return (struct uw_cfi_cie_store){ c->ws.cie_keys, c->ws.cies,
-		UW_CIE_CACHE, &c->ws.cie_next };
+	if (c->state.tables_tag)
+		return (struct uw_cfi_cie_store){ c->cache->state.cie_keys,
+			c->cache->state.cies, UW_CACHE_CIES, &c->cache->state.cie_next };
+	return (struct uw_cfi_cie_store){ c->state.cie_keys, c->state.cies,
+		UW_CURSOR_CIES, &c->state.cie_next };
 }
 
 static struct uw_cie_key uw_cfi_cie_key(const struct uw_cursor *c,
@@ -122,18 +122,18 @@ static struct uw_cie_key uw_cfi_cie_key(const struct uw_cursor *c,
 					uint64_t pos)
 {
 	return (struct uw_cie_key){
-		.tag = c->ws.tables_tag,
+		.tag = c->state.tables_tag,
 		.sec_data = (uint64_t)(uintptr_t)sec->data,
 		.sec_addr = sec->addr,
-		.bias = c->ws.tables->bias,
+		.bias = c->state.tables->bias,
 		.pos = pos,
 		.is_debug_frame = (uint8_t)uw_cfi_is_debug_frame(c, sec),
 		.valid = 1,
 	};
 }
 
-/* The CIE at pos of sec, if kept: then c->ws.cie is it, and
- * c->ws.cie_entry its entry.  1 = kept, 0 = not.  This and
+/* The CIE at pos of sec, if kept: then c->state.cie is it, and
+ * c->state.cie_entry its entry.  1 = kept, 0 = not.  This and
  * uw_cfi_cie_keep are not inlined: their locals stay off the stack
  * budget's deepest chain, the parse's reads (unwind_core.h). */
 static __attribute__((__noinline__)) int
@@ -144,7 +144,7 @@ uw_cfi_cie_find(struct uw_cursor *c, const struct uw_section *sec,
 	const struct uw_cie_key key = uw_cfi_cie_key(c, sec, pos);
 	uint32_t i;
 
-	/* bound: store.n (UW_CACHE_CIES or UW_CIE_CACHE) */
+	/* bound: store.n (UW_CACHE_CIES or UW_CURSOR_CIES) */
 	for (i = 0; i < store.n; i++) {
 		const struct uw_cie_key *k = &store.keys[i];
 
@@ -153,15 +153,15 @@ uw_cfi_cie_find(struct uw_cursor *c, const struct uw_section *sec,
 		    ((k->tag ^ key.tag) | (k->sec_data ^ key.sec_data) |
 		     (k->sec_addr ^ key.sec_addr) | (k->bias ^ key.bias)) == 0 &&
 		    k->is_debug_frame == key.is_debug_frame) {
-			c->ws.cie = store.entries[i].cie;
-			c->ws.cie_entry = &store.entries[i];
+			c->state.cie = store.entries[i].cie;
+			c->state.cie_entry = &store.entries[i];
 			return 1;
 		}
 	}
 	return 0;
 }
 
-/* Keep c->ws.cie, just parsed from pos of sec (round robin); row.c adds
+/* Keep c->state.cie, just parsed from pos of sec (round robin); row.c adds
  * its row on first use. */
 static __attribute__((__noinline__)) void
 uw_cfi_cie_keep(struct uw_cursor *c, const struct uw_section *sec,
@@ -171,20 +171,20 @@ uw_cfi_cie_keep(struct uw_cursor *c, const struct uw_section *sec,
 	uint32_t i = (*store.next)++ % store.n;
 
 	store.keys[i] = uw_cfi_cie_key(c, sec, pos);
-	store.entries[i].cie = c->ws.cie;
+	store.entries[i].cie = c->state.cie;
 	store.entries[i].row_valid = 0;
-	c->ws.cie_entry = &store.entries[i];
-	if (c->ws.tables_tag)
+	c->state.cie_entry = &store.entries[i];
+	if (c->state.tables_tag)
 		c->cache->cie_misses++;
 }
 
-/* Parse the CIE at pos into c->ws.cie, and make c->ws.cie_entry its entry
+/* Parse the CIE at pos into c->state.cie, and make c->state.cie_entry its entry
  * among those kept (scans meet the same CIE for many FDEs, and walks the
  * same few CIEs of each module). */
 static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 			    uint64_t pos)
 {
-	struct uw_cie *cie = &c->ws.cie;
+	struct uw_cie_info *cie = &c->state.cie;
 	struct uw_cfi_entry e;
 	struct uw_reader r;
 	char aug[UW_MAX_AUG_CHARS + 1];
@@ -192,21 +192,21 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 	uint8_t b;
 	int i, n;
 
-	if (c->ws.sec == sec && cie->pos == pos && cie->insn_end != 0)
+	if (c->state.section == sec && cie->pos == pos && cie->insn_end != 0)
 		return 0;
-	c->ws.sec = NULL;		/* invalid until fully parsed */
+	c->state.section = NULL;		/* invalid until fully parsed */
 	if (uw_cfi_cie_find(c, sec, pos)) {
-		c->ws.sec = sec;
+		c->state.section = sec;
 		return 0;
 	}
 	if (uw_cfi_entry(c, sec, pos, &e) < 0)
 		return -1;
 	if (e.is_end || !e.is_cie)
 		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
-	*cie = (struct uw_cie){ 0 };
+	*cie = (struct uw_cie_info){ 0 };
 	cie->pos = pos;
 	cie->is_debug_frame = (uint8_t)uw_cfi_is_debug_frame(c, sec);
-	cie->addr_size = c->ad->addr_size;
+	cie->addr_size = c->state.arch_desc->addr_size;
 	uw_reader_init(&r, c, sec, e.body, e.end);
 
 	if (uw_rd_u8(&r, &cie->version) < 0)
@@ -300,38 +300,38 @@ static int uw_cfi_parse_cie(struct uw_cursor *c, const struct uw_section *sec,
 
 	cie->insn_pos = r.pos;
 	cie->insn_end = e.end;
-	c->ws.sec = sec;
+	c->state.section = sec;
 
 	uw_cfi_cie_keep(c, sec, pos);
 	return 0;
 }
 
-/* The FDE entry e at pos into c->ws.fde, its CIE parsed already.  Not
+/* The FDE entry e at pos into c->state.fde, its CIE parsed already.  Not
  * inlined into uw_cfi_parse_fde: its reader would be on the kernel stack
  * under the CIE's parse too (the stack budget, unwind_core.h). */
 static __attribute__((__noinline__)) int
 uw_cfi_parse_fde_body(struct uw_cursor *c, const struct uw_section *sec,
 		      uint64_t pos, const struct uw_cfi_entry *e)
 {
-	struct uw_fde *fde = &c->ws.fde;
+	struct uw_fde_info *fde = &c->state.fde;
 	struct uw_reader r;
 	uint64_t range, len;
 
 	uw_reader_init(&r, c, sec, e->body, e->end);
-	r.addr_size = c->ws.cie.addr_size;
-	r.datarel_base = c->ws.tables->data_base;
-	if (uw_rd_skip(&r, c->ws.cie.seg_size) < 0)
+	r.addr_size = c->state.cie.addr_size;
+	r.datarel_base = c->state.tables->data_base;
+	if (uw_rd_skip(&r, c->state.cie.seg_size) < 0)
 		return -1;
 	fde->pos = pos;
-	if (uw_rd_encoded(&r, c->ws.cie.fde_enc, &fde->pc_begin) < 0)
+	if (uw_rd_encoded(&r, c->state.cie.fde_enc, &fde->pc_begin) < 0)
 		return -1;
 	/* The range is a plain number in the same format. */
-	if (uw_rd_encoded(&r, c->ws.cie.fde_enc & DW_EH_PE_FORMAT_MASK, &range) < 0)
+	if (uw_rd_encoded(&r, c->state.cie.fde_enc & DW_EH_PE_FORMAT_MASK, &range) < 0)
 		return -1;
-	fde->pc_end = (fde->pc_begin + range) & c->ad->addr_mask;
+	fde->pc_end = (fde->pc_begin + range) & c->state.arch_desc->addr_mask;
 	if (fde->pc_end < fde->pc_begin)	/* wraps: clamp */
-		fde->pc_end = c->ad->addr_mask;
-	if (c->ws.cie.has_z) {
+		fde->pc_end = c->state.arch_desc->addr_mask;
+	if (c->state.cie.has_z) {
 		if (uw_rd_uleb(&r, &len) < 0 || uw_rd_skip(&r, len) < 0)
 			return -1;
 	}
@@ -340,7 +340,7 @@ uw_cfi_parse_fde_body(struct uw_cursor *c, const struct uw_section *sec,
 	return 0;
 }
 
-/* Parse the FDE entry e at pos (and its CIE) into c->ws.fde / c->ws.cie. */
+/* Parse the FDE entry e at pos (and its CIE) into c->state.fde / c->state.cie. */
 static int uw_cfi_parse_fde(struct uw_cursor *c, const struct uw_section *sec,
 			    uint64_t pos, const struct uw_cfi_entry *e)
 {
@@ -351,10 +351,10 @@ static int uw_cfi_parse_fde(struct uw_cursor *c, const struct uw_section *sec,
 
 static int uw_cfi_fde_covers(const struct uw_cursor *c, uint64_t pc)
 {
-	return pc >= c->ws.fde.pc_begin && pc < c->ws.fde.pc_end;
+	return pc >= c->state.fde.pc_begin && pc < c->state.fde.pc_end;
 }
 
-/* Each FDE of sec in order, parsed into c->ws.fde and shown to visit,
+/* Each FDE of sec in order, parsed into c->state.fde and shown to visit,
  * which returns nonzero to stop there.  1 = stopped by visit, 0 = end of
  * the section, -1 = stopped (c->stop). */
 static int uw_cfi_each_fde(struct uw_cursor *c, const struct uw_section *sec,
@@ -418,7 +418,7 @@ static int uw_cfi_index_visit(struct uw_cursor *c, uint64_t pos, void *arg)
 		f->full = 1;
 		return 1;
 	}
-	f->out[f->n].pc_begin = c->ws.fde.pc_begin;
+	f->out[f->n].pc_begin = c->state.fde.pc_begin;
 	f->out[f->n].pos = (uint32_t)pos;
 	f->out[f->n].in_debug_frame = f->in_debug_frame;
 	f->n++;
@@ -477,12 +477,12 @@ static void uw_cfi_index_sort(struct uw_index_entry *v, uint32_t n)
 	}
 }
 
-/* c->ws.tables' FDEs into out (uw_index_build); c's budget must allow two
+/* c->state.tables' FDEs into out (uw_index_build); c's budget must allow two
  * whole scans. */
 UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 			     uint32_t max)
 {
-	struct uw_tables *t = c->ws.tables;
+	struct uw_tables *t = c->state.tables;
 	struct uw_cfi_index_fill f = { out, max, 0, 0, 0 };
 	const struct uw_section *secs[2] = { &t->eh_frame, &t->debug_frame };
 	int i;
@@ -501,16 +501,37 @@ UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 	return (int)f.n;
 }
 
+/* The FDE at pos of sec and its CIE, parsed (uw_cfi_fde_at).  Inlined
+ * into the searches: a frame of its own would join the stack budget's
+ * deepest chain, the search's parse. */
+static inline __attribute__((__always_inline__)) int
+uw_cfi_fde_parse_at(struct uw_cursor *c, const struct uw_section *sec,
+		    uint64_t pos)
+{
+	struct uw_cfi_entry e;
+
+	if (uw_cfi_entry(c, sec, pos, &e) < 0)
+		return -1;
+	if (e.is_end || e.is_cie)
+		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
+	return uw_cfi_parse_fde(c, sec, pos, &e);
+}
+
+UW_INTERNAL int uw_cfi_fde_at(struct uw_cursor *c,
+			      const struct uw_section *sec, uint64_t pos)
+{
+	return uw_cfi_fde_parse_at(c, sec, pos);
+}
+
 /* Binary search in uw_tables.index: the last FDE starting at or below pc,
  * or the one before it when both start there (one per section).  1 =
  * found (FDE parsed), 0 = not covered, -1 = stopped. */
 static __attribute__((__noinline__)) int
 uw_cfi_search_index(struct uw_cursor *c, uint64_t pc, struct uw_pc_range *same)
 {
-	const struct uw_tables *t = c->ws.tables;
+	const struct uw_tables *t = c->state.tables;
 	const struct uw_index_entry *ie;
 	const struct uw_section *sec;
-	struct uw_cfi_entry e;
 	uint32_t lo = 0, hi = t->index_count, mid, k;
 
 	/* bound: log2(index_count) + 1 <= 33 probes */
@@ -530,11 +551,7 @@ uw_cfi_search_index(struct uw_cursor *c, uint64_t pc, struct uw_pc_range *same)
 		if (k < lo && ie->pc_begin != t->index[lo - 1].pc_begin)
 			break;
 		sec = ie->in_debug_frame ? &t->debug_frame : &t->eh_frame;
-		if (uw_cfi_entry(c, sec, ie->pos, &e) < 0)
-			return -1;
-		if (e.is_end || e.is_cie)
-			return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + ie->pos);
-		if (uw_cfi_parse_fde(c, sec, ie->pos, &e) < 0)
+		if (uw_cfi_fde_parse_at(c, sec, ie->pos) < 0)
 			return -1;
 		if (uw_cfi_fde_covers(c, pc)) {
 			/* A candidate before it, not covering pc, may cover
@@ -547,73 +564,115 @@ uw_cfi_search_index(struct uw_cursor *c, uint64_t pc, struct uw_pc_range *same)
 	return 0;
 }
 
-/* Binary search in .eh_frame_hdr (LSB Core, ".eh_frame_hdr"):
+/* .eh_frame_hdr (LSB Core, ".eh_frame_hdr"):
  *     u8 version (1), u8 eh_frame_ptr_enc, u8 fde_count_enc, u8 table_enc,
  *     eh_frame_ptr, fde_count, then fde_count sorted pairs
  *     (initial_location, fde_address), datarel = relative to the header.
- * 1 = found: *fde_pos is the candidate FDE's offset in .eh_frame, which
- * the caller parses (uw_cfi_hdr_fde: not from here, so that this frame,
- * with its reader, is not on the kernel stack under the parse);
- * 0 = not covered, 2 = table unusable, -1 = stop. */
-static __attribute__((__noinline__)) int
-uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
-		  struct uw_pc_range *same)
+ * Its header into *h, with r, a reader of it.  1 = a table the search can
+ * use, 2 = none (or one of an encoding it cannot search), -1 = stop.
+ * Where .eh_frame's size is not known, the header says where it starts.
+ * Inlined: its locals are its callers'. */
+static inline __attribute__((__always_inline__)) int
+uw_cfi_hdr_open(struct uw_cursor *c, struct uw_reader *r,
+		struct uw_cfi_hdr_table *h)
 {
-	struct uw_tables *t = c->ws.tables;
+	struct uw_tables *t = c->state.tables;
 	const struct uw_section *hdr = &t->eh_frame_hdr;
-	struct uw_reader r;
-	uint8_t version, ptr_enc, count_enc, table_enc;
-	uint64_t eh_frame_ptr, count, lo, hi, mid, loc, fde_addr, table_pos;
-	int esize, direct;
-	uint32_t probes;
+	uint8_t version, ptr_enc, count_enc;
+	uint64_t eh_frame_ptr;
+	int esize;
 
-	uw_reader_init(&r, c, hdr, 0, hdr->size);
-	r.datarel_base = hdr->addr;
-	if (uw_rd_u8(&r, &version) < 0 || uw_rd_u8(&r, &ptr_enc) < 0 ||
-	    uw_rd_u8(&r, &count_enc) < 0 || uw_rd_u8(&r, &table_enc) < 0)
+	uw_reader_init(r, c, hdr, 0, hdr->size);
+	r->datarel_base = hdr->addr;
+	if (uw_rd_u8(r, &version) < 0 || uw_rd_u8(r, &ptr_enc) < 0 ||
+	    uw_rd_u8(r, &count_enc) < 0 || uw_rd_u8(r, &h->table_enc) < 0)
 		return -1;
 	if (version != 1 || ptr_enc == DW_EH_PE_omit)
 		return 2;
-	if (uw_rd_encoded(&r, ptr_enc, &eh_frame_ptr) < 0)
+	if (uw_rd_encoded(r, ptr_enc, &eh_frame_ptr) < 0)
 		return -1;
 	if (t->eh_frame.size == 0) {
 		t->eh_frame.data = NULL;
 		t->eh_frame.addr = eh_frame_ptr;
 		t->eh_frame.size = UW_EH_FRAME_UNKNOWN_SIZE;
 	}
-	if (count_enc == DW_EH_PE_omit || table_enc == DW_EH_PE_omit ||
-	    (table_enc & DW_EH_PE_indirect) ||
-	    (table_enc & DW_EH_PE_APPL_MASK) == DW_EH_PE_aligned)
+	if (count_enc == DW_EH_PE_omit || h->table_enc == DW_EH_PE_omit ||
+	    (h->table_enc & DW_EH_PE_indirect) ||
+	    (h->table_enc & DW_EH_PE_APPL_MASK) == DW_EH_PE_aligned)
 		return 2;
-	esize = uw_encoded_size(table_enc, c->ad->addr_size);
+	esize = uw_encoded_size(h->table_enc, c->state.arch_desc->addr_size);
 	if (esize <= 0)
 		return 2;		/* LEB128 entries: cannot index */
-	if (uw_rd_encoded(&r, count_enc, &count) < 0)
+	h->esize = (uint32_t)esize;
+	if (uw_rd_encoded(r, count_enc, &h->count) < 0)
 		return -1;
-	table_pos = r.pos;
-	if (count > (hdr->size - table_pos) / (uint64_t)(2 * esize))
+	h->table_pos = r->pos;
+	if (h->count > (hdr->size - h->table_pos) / (uint64_t)(2 * esize))
 		return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
+	return 1;
+}
 
+/* The FDE of entry i of the table h: its offset in .eh_frame into *pos,
+ * read with r.  0, or -1 with a stop (an address outside .eh_frame). */
+static int uw_cfi_hdr_fde_pos(struct uw_cursor *c, struct uw_reader *r,
+			      const struct uw_cfi_hdr_table *h, uint64_t i,
+			      uint64_t *pos)
+{
+	const struct uw_tables *t = c->state.tables;
+	uint64_t fde_addr;
+
+	r->pos = h->table_pos + i * (uint64_t)(2 * h->esize) +
+		 (uint64_t)h->esize;
+	if (uw_rd_encoded(r, h->table_enc, &fde_addr) < 0)
+		return -1;
+	if (fde_addr < t->eh_frame.addr ||
+	    fde_addr - t->eh_frame.addr >= t->eh_frame.size)
+		return uw_fail(c, UW_STOP_BAD_CFI, t->eh_frame_hdr.addr);
+	*pos = fde_addr - t->eh_frame.addr;
+	return 0;
+}
+
+/* Binary search in .eh_frame_hdr's table for the last entry whose
+ * initial_location is at or below pc.  1 = found: *fde_pos is the
+ * candidate FDE's offset in .eh_frame, which the caller parses
+ * (uw_cfi_hdr_fde: not from here, so that this frame, with its reader,
+ * is not on the kernel stack under the parse); 0 = not covered, 2 =
+ * table unusable, -1 = stop. */
+static __attribute__((__noinline__)) int
+uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
+		  struct uw_pc_range *same)
+{
+	const struct uw_section *hdr = &c->state.tables->eh_frame_hdr;
+	struct uw_cfi_hdr_table h;
+	struct uw_reader r;
+	uint64_t lo, hi, mid, loc;
+	uint32_t probes;
+	int rc, direct;
+
+	rc = uw_cfi_hdr_open(c, &r, &h);
+	if (rc != 1)
+		return rc;
 	/* The table every toolchain writes, datarel sdata4 pairs, in local
 	 * bytes: a probe is one load, of the value uw_rd_encoded gives (the
-	 * count check above keeps every entry inside the section). */
+	 * count check keeps every entry inside the section). */
 	direct = hdr->data && hdr->addr != 0 &&
-		 table_enc == (DW_EH_PE_datarel | DW_EH_PE_sdata4);
+		 h.table_enc == (DW_EH_PE_datarel | DW_EH_PE_sdata4);
 
 	/* Find the last entry with initial_location <= pc. */
 	lo = 0;
-	hi = count;
+	hi = h.count;
 	for (probes = 0; lo < hi; probes++) {
 		if (probes == UW_MAX_HDR_PROBES)	/* unsorted/hostile */
 			return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
 		if (uw_spend(c, UW_WORK_HDR_PROBE) < 0)
 			return -1;
 		mid = lo + (hi - lo) / 2;
-		r.pos = table_pos + mid * (uint64_t)(2 * esize);
+		r.pos = h.table_pos + mid * (uint64_t)(2 * h.esize);
 		if (direct)
 			loc = (hdr->addr + (uint64_t)(int64_t)
-			       uw_le_s32(hdr->data + r.pos)) & c->ad->addr_mask;
-		else if (uw_rd_encoded(&r, table_enc, &loc) < 0)
+			       uw_le_s32(hdr->data + r.pos)) &
+			      c->state.arch_desc->addr_mask;
+		else if (uw_rd_encoded(&r, h.table_enc, &loc) < 0)
 			return -1;
 		uw_pc_range_probe(same, loc, pc);
 		if (loc <= pc)
@@ -623,17 +682,42 @@ uw_cfi_search_hdr(struct uw_cursor *c, uint64_t pc, uint64_t *fde_pos,
 	}
 	if (lo == 0)
 		return 0;
-	r.pos = table_pos + (lo - 1) * (uint64_t)(2 * esize) + (uint64_t)esize;
-	if (uw_rd_encoded(&r, table_enc, &fde_addr) < 0)
+	if (uw_cfi_hdr_fde_pos(c, &r, &h, lo - 1, fde_pos) < 0)
 		return -1;
-	if (fde_addr < t->eh_frame.addr ||
-	    fde_addr - t->eh_frame.addr >= t->eh_frame.size)
-		return uw_fail(c, UW_STOP_BAD_CFI, hdr->addr);
-	*fde_pos = fde_addr - t->eh_frame.addr;
 	return 1;
 }
 
-/* Whether c->ws.tables->eh_frame_hdr has a search table that the lookup
+UW_INTERNAL int uw_cfi_hdr_table(struct uw_cursor *c,
+				 struct uw_cfi_hdr_table *h)
+{
+	struct uw_reader r;
+
+	if (c->state.tables->eh_frame_hdr.size == 0)
+		return 2;
+	return uw_cfi_hdr_open(c, &r, h);
+}
+
+UW_INTERNAL int uw_cfi_hdr_entry(struct uw_cursor *c,
+				 const struct uw_cfi_hdr_table *h, uint64_t i,
+				 uint64_t *loc, uint64_t *fde_pos)
+{
+	const struct uw_section *hdr = &c->state.tables->eh_frame_hdr;
+	struct uw_reader r;
+
+	uw_reader_init(&r, c, hdr, h->table_pos + i * (uint64_t)(2 * h->esize),
+		       hdr->size);
+	r.datarel_base = hdr->addr;
+	if (uw_rd_encoded(&r, h->table_enc, loc) < 0)
+		return -1;
+	if (uw_cfi_hdr_fde_pos(c, &r, h, i, fde_pos) == 0)
+		return 0;
+	if (c->stop.reason != UW_STOP_BAD_CFI)
+		return -1;
+	c->stop.reason = UW_STOP_NONE;
+	return 1;
+}
+
+/* Whether c->state.tables->eh_frame_hdr has a search table that the lookup
  * can use (uw_hdr_searchable): the search for pc 0, which reads the
  * header, checks the table's size and probes it, finds nothing or finds
  * an entry; 2 (no table) or -1 (malformed) say it cannot. */
@@ -653,21 +737,14 @@ UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c)
 static __attribute__((__noinline__)) int
 uw_cfi_hdr_fde(struct uw_cursor *c, uint64_t pos, uint64_t pc)
 {
-	const struct uw_section *sec = &c->ws.tables->eh_frame;
-	struct uw_cfi_entry e;
-
-	if (uw_cfi_entry(c, sec, pos, &e) < 0)
-		return -1;
-	if (e.is_end || e.is_cie)
-		return uw_fail(c, UW_STOP_BAD_CFI, sec->addr + pos);
-	if (uw_cfi_parse_fde(c, sec, pos, &e) < 0)
+	if (uw_cfi_fde_parse_at(c, &c->state.tables->eh_frame, pos) < 0)
 		return -1;
 	return uw_cfi_fde_covers(c, pc) ? 1 : 0;
 }
 
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc)
 {
-	struct uw_tables *t = c->ws.tables;
+	struct uw_tables *t = c->state.tables;
 	struct uw_pc_range same = { 0, ~0ull };
 	uint64_t pos = 0;
 	int rc = 2;
@@ -688,13 +765,13 @@ UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc)
 		if (rc != 1 && rc >= 0 && t->debug_frame.size != 0)
 			rc = uw_cfi_scan(c, &t->debug_frame, pc);
 	}
-	c->ws.found = same;
+	c->state.fde_pcs = same;
 	if (rc < 0)
 		return -1;
 	if (rc != 1)
 		return uw_fail(c, UW_STOP_NO_UNWIND_DATA, pc);
-	if (c->trace)
-		c->trace(c->host, UW_TR_FDE, c->ws.fde.pc_begin,
-			      c->ws.fde.pc_end);
+	if (c->state.trace)
+		c->state.trace(c->state.host, UW_TR_FDE, c->state.fde.pc_begin,
+			      c->state.fde.pc_end);
 	return 0;
 }

@@ -16,7 +16,7 @@ struct uw_expr {
 	struct uw_cursor *c;
 	struct uw_reader r;
 	const struct uw_regs *regs;
-	uint64_t *stack;	/* c->ws.stack */
+	uint64_t *stack;	/* c->state.stack */
 	uint32_t sp;		/* entries in use */
 	uint64_t mask;		/* address width */
 	uint32_t bits;		/* 32 or 64 */
@@ -139,7 +139,7 @@ static int uw_expr_op(struct uw_expr *e, uint64_t cfa, int have_cfa)
 		/* A link-time address in the module: relocate by bias. */
 		if (uw_rd_uint(&e->r, e->r.addr_size, &u) < 0)
 			return -1;
-		return uw_expr_push(e, u + c->ws.tables->bias);
+		return uw_expr_push(e, u + c->state.tables->bias);
 	case DW_OP_const1u: case DW_OP_const1s:
 	case DW_OP_const2u: case DW_OP_const2s:
 	case DW_OP_const4u: case DW_OP_const4s:
@@ -262,18 +262,18 @@ UW_INTERNAL int uw_expr_eval(struct uw_cursor *c, const struct uw_block *b,
 	struct uw_expr e;
 	uint32_t ops;
 
-	if (b->len > c->ws.sec->size || b->pos > c->ws.sec->size - b->len)
-		return uw_fail(c, UW_STOP_BAD_CFI, c->ws.sec->addr + b->pos);
+	if (b->len > c->state.section->size || b->pos > c->state.section->size - b->len)
+		return uw_fail(c, UW_STOP_BAD_CFI, c->state.section->addr + b->pos);
 	e.c = c;
 	e.regs = regs;
-	e.stack = c->ws.stack;
+	e.stack = c->state.stack;
 	e.sp = 0;
-	e.mask = c->ad->addr_mask;
-	e.bits = c->ad->addr_size * 8;
-	e.at = c->ws.sec->addr + b->pos;
+	e.mask = c->state.arch_desc->addr_mask;
+	e.bits = c->state.arch_desc->addr_size * 8;
+	e.at = c->state.section->addr + b->pos;
 	e.start = b->pos;
-	uw_reader_init(&e.r, c, c->ws.sec, b->pos, b->pos + b->len);
-	e.r.addr_size = c->ad->addr_size;
+	uw_reader_init(&e.r, c, c->state.section, b->pos, b->pos + b->len);
+	e.r.addr_size = c->state.arch_desc->addr_size;
 	if (push_cfa && uw_expr_push(&e, cfa) < 0)
 		return -1;
 	/* bound: UW_MAX_EXPR_OPS operations, including branches */

@@ -26,6 +26,11 @@
 #define UW_I386_CALLEE_SAVED						\
 	(UW_REG_BIT(UW_I386_EBX) | UW_REG_BIT(UW_I386_EBP) |		\
 	 UW_REG_BIT(UW_I386_ESI) | UW_REG_BIT(UW_I386_EDI))
+/* The same, in the order of a compiled row's slots (uw_internal.h,
+ * "Compiled rows"). */
+#define UW_I386_SAVED_SLOTS						\
+	{ UW_I386_EBX, UW_I386_EBP, UW_I386_ESI, UW_I386_EDI }
+#define UW_I386_NSAVED 4
 
 /* struct sigcontext_32 (uapi asm/sigcontext.h): gs, fs, es, ds as u16 +
  * u16 pad (16 bytes), then edi, esi, ebp, esp, ebx, edx, ecx, eax, trapno,

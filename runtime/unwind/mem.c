@@ -43,9 +43,9 @@ UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v)
 {
 	uint8_t buf[8];
 
-	if (!uw_peek(c, addr & c->ad->addr_mask, buf, c->ad->addr_size))
+	if (!uw_peek(c, addr & c->state.arch_desc->addr_mask, buf, c->state.arch_desc->addr_size))
 		return 0;
-	*v = uw_mem_le(buf, c->ad->addr_size);
+	*v = uw_mem_le(buf, c->state.arch_desc->addr_size);
 	return 1;
 }
 
@@ -60,7 +60,7 @@ UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
 	 * a read that fails did so for the slots themselves; but a host
 	 * may read less than a page (a snapshot's copy of the stack): then
 	 * the slots alone. */
-	c->ws.window_len = 0;
+	c->state.window_len = 0;
 	if (len == 0 || len > UW_ROW_MAX_SPAN || end < addr)
 		return NULL;
 	n = (((end - 1) | (UW_STACK_PAGE - 1)) + 1) - addr;
@@ -70,15 +70,15 @@ UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
 		n = UW_STACK_WINDOW;
 	if (n < len)
 		n = len;
-	if (c->ops->read_mem(c->host, addr, c->ws.window, (uint32_t)n) < 0) {
+	if (c->state.ops->read_mem(c->state.host, addr, c->state.window, (uint32_t)n) < 0) {
 		if (n == len ||
-		    c->ops->read_mem(c->host, addr, c->ws.window, len) < 0)
+		    c->state.ops->read_mem(c->state.host, addr, c->state.window, len) < 0)
 			return NULL;
 		n = len;
 	}
-	c->ws.window_addr = addr;
-	c->ws.window_len = (uint32_t)n;
-	return c->ws.window;
+	c->state.window_addr = addr;
+	c->state.window_len = (uint32_t)n;
+	return c->state.window;
 }
 
 UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
@@ -88,7 +88,7 @@ UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
 
 	if (size == 0 || size > 8)
 		return uw_fail(c, UW_STOP_BAD_CFI, addr);
-	if (c->ops->read_mem(c->host, addr, buf, size) < 0)
+	if (c->state.ops->read_mem(c->state.host, addr, buf, size) < 0)
 		return uw_fail(c, UW_STOP_MEMORY_UNREADABLE, addr);
 	*v = uw_mem_le(buf, size);
 	return 0;
@@ -98,9 +98,9 @@ UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
 				const struct uw_section *sec,
 				uint64_t pos, uint64_t end)
 {
-	uw_reader_init_local(r, sec, pos, end, c->ad->addr_size, &c->stop);
+	uw_reader_init_local(r, sec, pos, end, c->state.arch_desc->addr_size, &c->stop);
 	r->c = c;
-	r->text_base = c->ws.tables->text_base;
+	r->text_base = c->state.tables->text_base;
 }
 
 UW_INTERNAL void uw_reader_init_local(struct uw_reader *r,
@@ -124,9 +124,7 @@ UW_INTERNAL void uw_reader_init_local(struct uw_reader *r,
 UW_INTERNAL int uw_rd_fail(struct uw_reader *r, enum uw_stop_reason reason,
 			   uint64_t addr)
 {
-	r->stop->reason = reason;
-	r->stop->addr = addr;
-	return -1;
+	return uw_fail_stop(r->stop, reason, addr);
 }
 
 /* Fill the cache window so that it holds [addr, addr + n); the window is
@@ -134,20 +132,20 @@ UW_INTERNAL int uw_rd_fail(struct uw_reader *r, enum uw_stop_reason reason,
 static int uw_mem_fill(struct uw_cursor *c, uint64_t addr, uint32_t n,
 		       uint64_t avail)
 {
-	uint32_t len = sizeof(c->ws.cache);
+	uint32_t len = sizeof(c->state.section_window);
 
 	if (avail < len)
 		len = (uint32_t)avail;
-	if (c->ops->read_mem(c->host, addr, c->ws.cache, len) < 0) {
+	if (c->state.ops->read_mem(c->state.host, addr, c->state.section_window, len) < 0) {
 		/* The window may cross into an unmapped page: retry exact. */
 		len = n;
-		if (c->ops->read_mem(c->host, addr, c->ws.cache, len) < 0) {
-			c->ws.cache_len = 0;
+		if (c->state.ops->read_mem(c->state.host, addr, c->state.section_window, len) < 0) {
+			c->state.section_window_len = 0;
 			return uw_fail(c, UW_STOP_MEMORY_UNREADABLE, addr);
 		}
 	}
-	c->ws.cache_addr = addr;
-	c->ws.cache_len = len;
+	c->state.section_window_addr = addr;
+	c->state.section_window_len = len;
 	return 0;
 }
 
@@ -158,7 +156,7 @@ UW_INTERNAL int uw_rd_bytes(struct uw_reader *r, uint8_t *buf, uint32_t n)
 	uint64_t addr, off;
 	uint32_t i;
 
-	if (n > r->end - r->pos || n > sizeof(c->ws.cache))
+	if (n > r->end - r->pos || n > sizeof(c->state.section_window))
 		return uw_rd_fail(r, UW_STOP_BAD_CFI, sec->addr + r->pos);
 	if (sec->data) {
 		for (i = 0; i < n; i++)		/* bound: n <= 64 */
@@ -169,16 +167,16 @@ UW_INTERNAL int uw_rd_bytes(struct uw_reader *r, uint8_t *buf, uint32_t n)
 	if (!c)
 		return uw_rd_fail(r, UW_STOP_MEMORY_UNREADABLE,
 				  sec->addr + r->pos);
-	addr = (sec->addr + c->ws.tables->bias + r->pos) & c->ad->addr_mask;
-	off = addr - c->ws.cache_addr;
-	if (c->ws.cache_len == 0 || addr < c->ws.cache_addr ||
-	    off + n > c->ws.cache_len) {
+	addr = (sec->addr + c->state.tables->bias + r->pos) & c->state.arch_desc->addr_mask;
+	off = addr - c->state.section_window_addr;
+	if (c->state.section_window_len == 0 || addr < c->state.section_window_addr ||
+	    off + n > c->state.section_window_len) {
 		if (uw_mem_fill(c, addr, n, sec->size - r->pos) < 0)
 			return -1;
 		off = 0;
 	}
 	for (i = 0; i < n; i++)			/* bound: n <= 64 */
-		buf[i] = c->ws.cache[off + i];
+		buf[i] = c->state.section_window[off + i];
 	r->pos += n;
 	return 0;
 }
@@ -322,13 +320,15 @@ UW_INTERNAL int uw_rd_encoded_slow(struct uw_reader *r, uint8_t enc,
 
 	if (enc & DW_EH_PE_indirect) {
 		/* The field holds the address of the pointer (in the target,
-		 * relocated), so read it there and go back to link-time. */
-		if (!c)
+		 * relocated), so read it there and go back to link-time.
+		 * Without a host (uw_index_build, uw_compile_run: a cursor as
+		 * scratch) there is no target to read. */
+		if (!c || !c->state.ops)
 			return uw_rd_fail(r, UW_STOP_BAD_CFI, field);
-		if (uw_read_target(c, (*v + c->ws.tables->bias) & r->addr_mask,
+		if (uw_read_target(c, (*v + c->state.tables->bias) & r->addr_mask,
 				   r->addr_size, &raw) < 0)
 			return -1;
-		*v = (raw - c->ws.tables->bias) & r->addr_mask;
+		*v = (raw - c->state.tables->bias) & r->addr_mask;
 	}
 	return 0;
 }

@@ -50,7 +50,7 @@ struct uw_nocfi {
 
 static unsigned uw_nocfi_reg(const struct uw_nocfi *n, unsigned hw)
 {
-	if (n->c->ad->arch == UW_ARCH_X86_64)
+	if (n->c->state.arch_desc->arch == UW_ARCH_X86_64)
 		return uw_nocfi_dwarf64[hw & 15];
 	return hw & 7;		/* i386: DWARF numbers are the hw numbers */
 }
@@ -82,7 +82,7 @@ static int uw_nocfi_thunk(struct uw_nocfi *n, uint64_t target)
 	uint8_t b[4];
 	unsigned r;
 
-	if (!uw_peek(n->c, target & n->c->ad->addr_mask, b, 4))
+	if (!uw_peek(n->c, target & n->c->state.arch_desc->addr_mask, b, 4))
 		return -1;
 	if (b[0] != 0x8b || (b[1] & 0xc7) != 0x04 || b[2] != 0x24 ||
 	    b[3] != 0xc3)
@@ -99,7 +99,7 @@ static int uw_nocfi_done(struct uw_nocfi *n, uint64_t ra_at,
 			 uint64_t *cfa)
 {
 	struct uw_cursor *c = n->c;
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 	uint64_t ra, bp = n->bp;
 	unsigned i;
 
@@ -131,7 +131,7 @@ static int uw_nocfi_done(struct uw_nocfi *n, uint64_t ra_at,
 UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
 			      uint64_t *cfa, enum uw_how *how)
 {
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 	struct uw_nocfi n;
 	uint32_t off = 0, insns, size = ad->addr_size;
 	int is64 = ad->arch == UW_ARCH_X86_64;

@@ -50,7 +50,7 @@ static uint8_t uw_row_reg8(uint64_t reg)
  * Unsigned multiplication: wraps instead of signed-overflow UB. */
 static int64_t uw_row_factor(const struct uw_cursor *c, uint64_t n)
 {
-	return (int64_t)(n * (uint64_t)c->ws.cie.data_align);
+	return (int64_t)(n * (uint64_t)c->state.cie.data_align);
 }
 
 static void uw_row_set(struct uw_row_exec *x, uint64_t reg,
@@ -60,7 +60,7 @@ static void uw_row_set(struct uw_row_exec *x, uint64_t reg,
 
 	if (reg >= UW_NREGS)
 		return;
-	rule = &x->c->ws.row.rule[reg];
+	rule = &x->c->state.row.rule[reg];
 	*rule = (struct uw_reg_rule){ 0 };
 	rule->kind = (uint8_t)kind;
 	rule->offset = offset;
@@ -128,7 +128,7 @@ static int uw_row_advance(struct uw_row_exec *x, uint64_t new_loc)
 
 static int uw_row_advance_delta(struct uw_row_exec *x, uint64_t delta)
 {
-	return uw_row_advance(x, x->loc + delta * x->c->ws.cie.code_align);
+	return uw_row_advance(x, x->loc + delta * x->c->state.cie.code_align);
 }
 
 /* Stop as malformed CFI at the instruction that begins at start of x's
@@ -142,7 +142,7 @@ static int uw_row_malformed(struct uw_row_exec *x, uint64_t start)
 static int uw_row_insn(struct uw_row_exec *x)
 {
 	struct uw_cursor *c = x->c;
-	struct uw_row *row = &c->ws.row;
+	struct uw_row *row = &c->state.row;
 	const uint64_t start = x->r.pos;	/* where a stop says it was */
 	uint64_t reg, u, v;
 	int64_t s;
@@ -168,8 +168,8 @@ static int uw_row_insn(struct uw_row_exec *x)
 	case DW_CFA_GNU_window_save:	/* SPARC only; nothing on x86 */
 		return 0;
 	case DW_CFA_set_loc:
-		x->r.datarel_base = c->ws.tables->data_base;
-		if (uw_rd_encoded(&x->r, c->ws.cie.fde_enc, &u) < 0)
+		x->r.datarel_base = c->state.tables->data_base;
+		if (uw_rd_encoded(&x->r, c->state.cie.fde_enc, &u) < 0)
 			return -1;
 		return uw_row_advance(x, u);
 	case DW_CFA_advance_loc1:
@@ -221,15 +221,15 @@ static int uw_row_insn(struct uw_row_exec *x)
 	case DW_CFA_remember_state:
 		if (x->depth == UW_MAX_REMEMBER)
 			return uw_row_malformed(x, start);
-		uw_row_copy(&c->ws.remembered[x->depth], row, x->changed);
-		c->ws.remembered_changed[x->depth++] = x->changed;
+		uw_row_copy(&c->state.remembered[x->depth], row, x->changed);
+		c->state.remembered_changed[x->depth++] = x->changed;
 		return 0;
 	case DW_CFA_restore_state:
 		if (x->depth == 0)
 			return uw_row_malformed(x, start);
 		/* Registers changed since go back to the base's rules. */
-		x->changed = c->ws.remembered_changed[--x->depth];
-		uw_row_copy(row, &c->ws.remembered[x->depth], x->changed);
+		x->changed = c->state.remembered_changed[--x->depth];
+		uw_row_copy(row, &c->state.remembered[x->depth], x->changed);
 		return 0;
 	case DW_CFA_def_cfa:
 	case DW_CFA_def_cfa_sf:
@@ -298,8 +298,8 @@ static int uw_row_run(struct uw_row_exec *x, uint64_t pos, uint64_t end)
 	uint32_t n = 0;
 	int rc = 0;
 
-	uw_reader_init(&x->r, c, c->ws.sec, pos, end);
-	x->r.addr_size = c->ws.cie.addr_size;
+	uw_reader_init(&x->r, c, c->state.section, pos, end);
+	x->r.addr_size = c->state.cie.addr_size;
 	/* bound: UW_MAX_CFA_INSNS over CIE and FDE together */
 	while (!x->done && x->r.pos < x->r.end && n < max_insns &&
 	       n < max_units) {
@@ -320,19 +320,19 @@ static int uw_row_run(struct uw_row_exec *x, uint64_t pos, uint64_t end)
 
 #ifdef UW_CHECK_DELTA
 /* The test builds' check (the sanitized core, the fuzzers): the row
- * compacted from its CIE's compacted row, c->ws.crow, is the one that
+ * compacted from its CIE's compacted row, c->state.compact_row, is the one that
  * compacting every register gives.  A difference traps. */
 static void uw_row_check_delta(const struct uw_cursor *c,
 			       const struct uw_row *base, uint32_t changed,
 			       uint32_t general)
 {
-	const struct uw_compact_row *d = &c->ws.crow;
+	const struct uw_compact_row *d = &c->state.compact_row;
 	struct uw_compact_row f;
 	uint32_t todo;
 	unsigned i;
 
-	if (uw_row_compact(c, &c->ws.row, base, changed, NULL, 0,
-			   c->ws.cie.ra_reg, c->ws.cie.signal, &f) != general ||
+	if (uw_row_compact(c, &c->state.row, base, changed, NULL, 0,
+			   c->state.cie.ra_reg, c->state.cie.signal, &f) != general ||
 	    f.keep != d->keep || f.is_cfa != d->is_cfa ||
 	    f.compute != d->compute || f.cfa_kind != d->cfa_kind ||
 	    f.cfa_reg != d->cfa_reg || f.cfa_offset != d->cfa_offset ||
@@ -357,88 +357,148 @@ static void uw_row_check_delta(const struct uw_cursor *c,
  * CIE's entry (e, in the cursor or the row cache: cfi.c) keeps it, whole
  * and compacted, as the FDE's base.  Else the FDE's run goes on over the
  * ABI's row (its remembered states are relative to it), and the CIE's row
- * is only what DW_CFA_restore restores to (ws.cie_row).  Not inlined:
+ * is only what DW_CFA_restore restores to (state.cie_row).  Not inlined:
  * its frame stays out of the stack budget's deepest chain
  * (uw_row_compute, uw_row_run, the reads). */
 static __attribute__((__noinline__)) void
 uw_row_cie_done(struct uw_row_exec *x, struct uw_cie_entry *e)
 {
 	struct uw_cursor *c = x->c;
-	const struct uw_row *abi = &c->ad->abi_row;
-	struct uw_row *whole = &c->ws.cie_row;
+	const struct uw_row *abi = &c->state.arch_desc->abi_row;
+	struct uw_row *whole = &c->state.cie_row;
 
 	e->row_valid = !x->advanced && !x->done && x->depth == 0;
 	if (e->row_valid) {
 		whole = &e->row;
 		e->insns = x->insns;
-		e->general = uw_row_compact(c, &c->ws.row, abi, x->changed,
-					    &c->ad->abi_crow, 0,
-					    c->ws.cie.ra_reg, c->ws.cie.signal,
-					    &e->crow);
+		e->general = uw_row_compact(c, &c->state.row, abi, x->changed,
+					    &c->state.arch_desc->abi_compact_row, 0,
+					    c->state.cie.ra_reg, c->state.cie.signal,
+					    &e->compact_row);
 	}
 	uw_row_copy(whole, abi, UW_ROW_ALL & ~x->changed);
-	uw_row_copy(whole, &c->ws.row, x->changed);
+	uw_row_copy(whole, &c->state.row, x->changed);
 }
 
-/* The row for link-time pc in c->ws.cie and c->ws.fde: the CIE's
- * instructions from the ABI's row (or the row they made, kept), then
- * the FDE's, compacted into c->ws.crow. */
-UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
+/* x at the start of c->state.fde, for the row of link-time pc: the CIE's
+ * instructions run from the ABI's row (or the row they made, kept), and
+ * c->state.row the row the FDE's instructions start from, *base the
+ * unchanged registers'.  Inlined into its two callers: its frame would
+ * join the stack budget's deepest chain (uw_row_compute, uw_row_run). */
+static inline __attribute__((__always_inline__)) int
+uw_row_begin(struct uw_cursor *c, struct uw_row_exec *x, uint64_t pc,
+	     const struct uw_row **base)
 {
-	struct uw_row_exec x = { 0 };
-	struct uw_cie_entry *e = c->ws.cie_entry;
-	struct uw_pc_range *r = &c->ws.row_pcs;
-	const struct uw_row *base = &c->ad->abi_row;
-	uint32_t general;
+	struct uw_cie_entry *e = c->state.cie_entry;
 
-	x.c = c;
-	x.pc = pc;
-	x.loc = c->ws.fde.pc_begin;
-	x.initial = base;
+	*base = &c->state.arch_desc->abi_row;
+	x->c = c;
+	x->pc = pc;
+	x->loc = c->state.fde.pc_begin;
+	x->initial = *base;
 	if (!e->row_valid) {
-		uw_row_copy(&c->ws.row, base, 0);
-		if (uw_row_run(&x, c->ws.cie.insn_pos, c->ws.cie.insn_end) < 0)
+		uw_row_copy(&c->state.row, *base, 0);
+		if (uw_row_run(x, c->state.cie.insn_pos,
+			       c->state.cie.insn_end) < 0)
 			return -1;
-		uw_row_cie_done(&x, e);
+		uw_row_cie_done(x, e);
 	} else {
-		x.insns = e->insns;
+		x->insns = e->insns;
 	}
 	if (e->row_valid) {
 		/* The CIE's row does not depend on the FDE: the FDE's base. */
-		base = &e->row;
-		x.initial = base;
-		x.changed = 0;
-		uw_row_copy(&c->ws.row, base, 0);
+		*base = &e->row;
+		x->initial = *base;
+		x->changed = 0;
+		uw_row_copy(&c->state.row, *base, 0);
 	} else {
-		x.initial = &c->ws.cie_row;
+		x->initial = &c->state.cie_row;
 	}
-	if (uw_row_run(&x, c->ws.fde.insn_pos, c->ws.fde.insn_end) < 0)
+	return 0;
+}
+
+/* The row x's run reached, compacted into c->state.compact_row.  Returns
+ * its general registers (uw_row_compact): 0 = it can be kept. */
+static inline __attribute__((__always_inline__)) uint32_t
+uw_row_end(struct uw_cursor *c, const struct uw_row_exec *x,
+	   const struct uw_row *base)
+{
+	const struct uw_cie_entry *e = c->state.cie_entry;
+	uint32_t general;
+
+	c->state.row_base = base;
+	c->state.row_changed = x->changed;
+	general = uw_row_compact(c, &c->state.row, base, x->changed,
+				 e->row_valid ? &e->compact_row :
+				 &c->state.arch_desc->abi_compact_row,
+				 e->row_valid ? e->general : 0,
+				 c->state.cie.ra_reg, c->state.cie.signal,
+				 &c->state.compact_row);
+#ifdef UW_CHECK_DELTA
+	uw_row_check_delta(c, base, x->changed, general);
+#endif
+	c->state.compact_row.fde_begin = c->state.fde.pc_begin;
+	c->state.compact_row.fde_end = c->state.fde.pc_end;
+	return general;
+}
+
+/* The row for link-time pc in c->state.cie and c->state.fde: the CIE's
+ * instructions from the ABI's row (or the row they made, kept), then
+ * the FDE's, compacted into c->state.compact_row. */
+UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
+{
+	struct uw_row_exec x = { 0 };
+	struct uw_pc_range *r = &c->state.row_pcs;
+	const struct uw_row *base;
+
+	if (uw_row_begin(c, &x, pc, &base) < 0 ||
+	    uw_row_run(&x, c->state.fde.insn_pos, c->state.fde.insn_end) < 0)
 		return -1;
-	c->ws.row_base = base;
-	c->ws.row_changed = x.changed;
 	/* Every pc from the row's start to the advance that ended it (or
 	 * the FDE's end) runs the same instructions, so gets the same row,
 	 * where the search finds the same FDE.  An advance backwards
 	 * (hostile) leaves pc alone. */
-	r->lo = x.loc > c->ws.found.lo ? x.loc : c->ws.found.lo;
-	r->hi = x.done && x.next < c->ws.fde.pc_end ? x.next :
-		c->ws.fde.pc_end;
-	if (r->hi > c->ws.found.hi)
-		r->hi = c->ws.found.hi;
+	r->lo = x.loc > c->state.fde_pcs.lo ? x.loc : c->state.fde_pcs.lo;
+	r->hi = x.done && x.next < c->state.fde.pc_end ? x.next :
+		c->state.fde.pc_end;
+	if (r->hi > c->state.fde_pcs.hi)
+		r->hi = c->state.fde_pcs.hi;
 	if (r->hi <= pc || r->lo > pc)
 		*r = (struct uw_pc_range){ pc, pc + 1 };
+	return uw_row_end(c, &x, base) == 0;
+}
 
-	general = uw_row_compact(c, &c->ws.row, base, x.changed,
-				 e->row_valid ? &e->crow : &c->ad->abi_crow,
-				 e->row_valid ? e->general : 0,
-				 c->ws.cie.ra_reg, c->ws.cie.signal,
-				 &c->ws.crow);
-#ifdef UW_CHECK_DELTA
-	uw_row_check_delta(c, base, x.changed, general);
-#endif
-	c->ws.crow.fde_begin = c->ws.fde.pc_begin;
-	c->ws.crow.fde_end = c->ws.fde.pc_end;
-	return general == 0;
+UW_INTERNAL int uw_row_each(struct uw_cursor *c, uw_row_visit visit,
+			    void *arg)
+{
+	struct uw_row_exec x = { 0 };
+	const uint64_t end = c->state.fde.pc_end;
+	const struct uw_row *base;
+	uint64_t pos = c->state.fde.insn_pos, hi;
+	uint32_t rows;
+	int rc;
+
+	if (uw_row_begin(c, &x, c->state.fde.pc_begin, &base) < 0)
+		return visit(c, c->state.fde.pc_begin, end, -1, arg);
+	/* Each row but the last ends at an advance, which is an instruction
+	 * run.  bound: UW_MAX_CFA_INSNS + 1 rows */
+	for (rows = 0; rows <= UW_MAX_CFA_INSNS; rows++) {
+		if (uw_row_run(&x, pos, c->state.fde.insn_end) < 0)
+			/* Every pc from here on stops where this run did. */
+			return visit(c, x.loc, end, -1, arg);
+		/* The row holds up to the advance that ended it, or to the
+		 * FDE's end; an advance backwards (hostile) ends every pc's
+		 * run from here on at the same place. */
+		hi = x.done && x.next > x.loc && x.next < end ? x.next : end;
+		rc = visit(c, x.loc, hi, uw_row_end(c, &x, base) == 0, arg);
+		if (rc != 0 || hi == end)
+			return rc;
+		x.loc = x.next;
+		x.pc = x.next;
+		x.done = 0;
+		pos = x.r.pos;
+	}
+	return 0;
 }
 
 /* Decode a DWARF expression block of the shape "DW_OP_breg<reg> off" (and
@@ -448,7 +508,7 @@ UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc)
 static int uw_row_breg(const struct uw_cursor *c, const struct uw_block *b,
 		       int deref, uint8_t *reg, int64_t *off)
 {
-	const struct uw_section *sec = c->ws.sec;
+	const struct uw_section *sec = c->state.section;
 	const uint8_t *p;
 	uint64_t v = 0;
 	uint32_t i, n, shift = 0;
@@ -460,7 +520,7 @@ static int uw_row_breg(const struct uw_cursor *c, const struct uw_block *b,
 	n = (uint32_t)b->len - (deref ? 1 : 0);
 	if (n < 2)
 		return 0;
-	if (p[0] < DW_OP_breg0 || p[0] - DW_OP_breg0 >= c->ad->nregs)
+	if (p[0] < DW_OP_breg0 || p[0] - DW_OP_breg0 >= c->state.arch_desc->nregs)
 		return 0;
 	if (deref && p[n] != DW_OP_deref)
 		return 0;
@@ -481,7 +541,7 @@ static int uw_row_breg(const struct uw_cursor *c, const struct uw_block *b,
 /* The extent of the memory slots, for one read (see struct
  * uw_compact_row): those relative to the CFA if there are any, else those
  * relative to the base register of the first AT_REG_OFFSET rule. */
-static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
+UW_INTERNAL void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 {
 	uint64_t lo = 0, hi = 0;	/* offsets, compared as signed */
 	uint32_t members = 0;		/* the registers whose slots they are */
@@ -528,8 +588,7 @@ static void uw_row_span(struct uw_compact_row *out, uint8_t addr_size)
 	    hi - lo <= (uint64_t)(UW_ROW_MAX_SPAN - addr_size)) {
 		out->span_lo = (int32_t)(int64_t)lo;
 		out->span_len = (uint32_t)(hi - lo) + addr_size;
-		if (out->span_base == UW_NREGS)
-			out->in_span = members;
+		out->in_span = members;
 	}
 }
 
@@ -596,7 +655,7 @@ uw_row_compact(const struct uw_cursor *c, const struct uw_row *row,
 	       const struct uw_compact_row *from, uint32_t general,
 	       unsigned ra_reg, int signal, struct uw_compact_row *out)
 {
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 	/* Registers past nregs are never applied. */
 	const uint32_t regs = UW_REG_BIT(ad->nregs) - 1;
 	uint32_t todo;

@@ -9,62 +9,66 @@
  */
 #include "uw_internal.h"
 
-/* Forget the tables kept across unwinds (uw_cache.space). */
-static void uw_rowcache_space_forget(struct uw_cache *cache)
-{
-	cache->space_count = 0;
-	cache->space_next = 0;
-}
-
 /* Rows are found by their tables' tag: new tags for the same tables lose
  * them all at once, with no write to the entries (which a host may have
  * thousands of), and the CIEs kept follow their tables to the new tags. */
+/* Forget the compiled rows unpacked (uw_cache_state.unpacked). */
+static void uw_rowcache_forget_unpacked(struct uw_cache *cache)
+{
+	uint32_t i;
+
+	for (i = 0; i < UW_CACHE_UNPACKED; i++)	/* bound: UW_CACHE_UNPACKED */
+		cache->state.unpacked[i].rule = 0;
+}
+
 UW_API void uw_cache_forget_rows(struct uw_cache *cache)
 {
 	uint64_t old;
 	uint32_t i, j;
 
-	if (!cache->entries)
+	if (!cache->state.entries)
 		return;
 	for (i = 0; i < UW_CACHE_TABLES; i++) {	/* bound: UW_CACHE_TABLES */
-		old = cache->tables[i].tag;
+		old = cache->state.tables[i].tag;
 		if (!old)
 			continue;
-		cache->tables[i].tag = ++cache->tag_next;
+		cache->state.tables[i].tag = ++cache->state.tag_next;
 		for (j = 0; j < UW_CACHE_CIES; j++)	/* bound: UW_CACHE_CIES */
-			if (cache->cie_keys[j].tag == old)
-				cache->cie_keys[j].tag = cache->tables[i].tag;
+			if (cache->state.cie_keys[j].tag == old)
+				cache->state.cie_keys[j].tag = cache->state.tables[i].tag;
 	}
-	cache->range_next = 0;
-	cache->range_last = 0;
-	cache->range_count = 0;
-	uw_rowcache_space_forget(cache);
+	cache->state.range_next = 0;
+	cache->state.range_last = 0;
+	cache->state.range_count = 0;
+	uw_kept_tables_forget(&cache->state.kept);
+	uw_rowcache_forget_unpacked(cache);
 }
 
 UW_API void uw_cache_clear(struct uw_cache *cache)
 {
 	uint32_t i;
 
-	uw_rowcache_space_forget(cache);
-	if (!cache->entries)
+	uw_kept_tables_forget(&cache->state.kept);
+	uw_rowcache_forget_unpacked(cache);
+	if (!cache->state.entries)
 		return;
-	for (i = 0; i <= cache->mask; i++)	/* bound: number of entries */
-		cache->entries[i].key.tag = 0;
+	for (i = 0; i <= cache->state.mask; i++)	/* bound: number of entries */
+		cache->state.entries[i].key.tag = 0;
 	for (i = 0; i < UW_CACHE_RANGES; i++) {	/* bound: UW_CACHE_RANGES */
-		cache->ranges[i].key.tag = 0;
-		cache->range_pcs[i] = (struct uw_pc_range){ 0, 0 };
+		cache->state.ranges[i].key.tag = 0;
+		cache->state.range_pcs[i] = (struct uw_pc_range){ 0, 0 };
 	}
-	cache->range_next = 0;
-	cache->range_last = 0;
-	cache->range_count = 0;
+	cache->state.range_next = 0;
+	cache->state.range_last = 0;
+	cache->state.range_count = 0;
 	for (i = 0; i < UW_CACHE_TABLES; i++) {	/* bound: UW_CACHE_TABLES */
-		cache->tables[i].tag = 0;
-		cache->tables[i].used = 0;
+		cache->state.tables[i].tag = 0;
+		cache->state.tables[i].used = 0;
 	}
 	for (i = 0; i < UW_CACHE_CIES; i++)	/* bound: UW_CACHE_CIES */
-		cache->cie_keys[i].valid = 0;
-	cache->cie_next = 0;
-	cache->clock = 0;
+		cache->state.cie_keys[i].valid = 0;
+	cache->state.cie_next = 0;
+	cache->state.clock = 0;
 }
 
 UW_API void uw_cache_init(struct uw_cache *cache,
@@ -76,19 +80,20 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 	cache->misses = 0;
 	cache->range_hits = 0;
 	cache->cie_misses = 0;
-	cache->tag_next = 0;
+	cache->state.tag_next = 0;
 	cache->space = 0;
-	cache->space_kept = 0;
-	uw_rowcache_space_forget(cache);
+	cache->state.kept.space = 0;
+	uw_kept_tables_forget(&cache->state.kept);
 	if (!entries || n == 0) {
-		cache->entries = NULL;
-		cache->mask = 0;
+		cache->state.entries = NULL;
+		cache->state.mask = 0;
+		uw_cache_clear(cache);
 		return;
 	}
 	while (size <= n / 2)			/* bound: 32 iterations */
 		size *= 2;
-	cache->entries = entries;
-	cache->mask = size - 1;
+	cache->state.entries = entries;
+	cache->state.mask = size - 1;
 	uw_cache_clear(cache);
 }
 
@@ -139,12 +144,12 @@ static void uw_rowcache_tables_set(struct uw_cache_tables_key *k,
 	}
 }
 
-/* The slot of c->ws.tables (just found, and naming their CFI) in the
+/* The slot of c->state.tables (just found, and naming their CFI) in the
  * table of tags: the one that holds them, or a new one in the slot used
  * least recently of their set. */
 static struct uw_cache_tables *uw_rowcache_tag_slot(struct uw_cursor *c)
 {
-	const struct uw_tables *t = c->ws.tables;
+	const struct uw_tables *t = c->state.tables;
 	struct uw_cache *cache = c->cache;
 	struct uw_cache_tables *set, *victim;
 	uint64_t h;
@@ -155,135 +160,94 @@ static struct uw_cache_tables *uw_rowcache_tag_slot(struct uw_cursor *c)
 	     (uint64_t)(uintptr_t)t->eh_frame.data ^
 	     (uint64_t)(uintptr_t)t->debug_frame.data ^ (uint64_t)c->arch) *
 	    0x9e3779b97f4a7c15ull;
-	set = &cache->tables[(h >> 40) &
-			     (UW_CACHE_TABLES - UW_CACHE_TABLES_WAYS)];
+	set = &cache->state.tables[(h >> 40) &
+				   (UW_CACHE_TABLES - UW_CACHE_TABLES_WAYS)];
 	victim = &set[0];
 	for (i = 0; i < UW_CACHE_TABLES_WAYS; i++) {	/* bound: UW_CACHE_TABLES_WAYS */
 		if (set[i].tag && uw_rowcache_tables_is(&set[i].key, t, c->arch)) {
-			set[i].used = ++cache->clock;
+			set[i].used = ++cache->state.clock;
 			return &set[i];
 		}
 		if (set[i].used < victim->used)
 			victim = &set[i];
 	}
 	uw_rowcache_tables_set(&victim->key, t, c->arch);
-	victim->tag = ++cache->tag_next;
-	victim->used = ++cache->clock;
+	victim->tag = ++cache->state.tag_next;
+	victim->used = ++cache->state.clock;
 	return victim;
 }
 
-/* The kept tables are of cache->space from here on: those of another
- * space are forgotten. */
-static void uw_rowcache_space_enter(struct uw_cache *cache)
-{
-	if (cache->space_kept == cache->space)
-		return;
-	cache->space_kept = cache->space;
-	uw_rowcache_space_forget(cache);
-}
-
-UW_INTERNAL void uw_rowcache_tables_found(struct uw_cursor *c)
+UW_INTERNAL uint32_t uw_rowcache_tag_tables(struct uw_cursor *c)
 {
 	struct uw_cache *cache = c->cache;
-	struct uw_cache_tables *slot = NULL;
-	struct uw_cache_space_entry *e;
-
-	c->ws.tables_tag = 0;
-	if (!cache)
-		return;
-	if (cache->entries && uw_rowcache_names_cfi(c->ws.tables)) {
-		slot = uw_rowcache_tag_slot(c);
-		c->ws.tables_tag = slot->tag;
-	}
-	if (!cache->space || !c->ws.tables_reusable)
-		return;
-	uw_rowcache_space_enter(cache);
-	e = &cache->space_entries[cache->space_next];
-	e->tables = *c->ws.tables;
-	e->tag = c->ws.tables_tag;
-	e->slot = slot ? (uint32_t)(slot - cache->tables) : 0;
-	e->arch = (uint32_t)c->arch;
-	if (cache->space_count <= cache->space_next)
-		cache->space_count = cache->space_next + 1;
-	cache->space_next = (cache->space_next + 1) % UW_CACHE_SPACE_TABLES;
-}
-
-UW_INTERNAL int uw_rowcache_space_find(struct uw_cursor *c, uint64_t lookup)
-{
-	struct uw_cache *cache = c->cache;
-	struct uw_cache_space_entry *e;
 	struct uw_cache_tables *slot;
-	uint32_t i;
 
-	if (!cache || !cache->space)
+	c->state.tables_tag = 0;
+	if (!cache || !cache->state.entries ||
+	    !uw_rowcache_names_cfi(c->state.tables))
 		return 0;
-	uw_rowcache_space_enter(cache);
-	for (i = 0; i < cache->space_count; i++) {	/* bound: UW_CACHE_SPACE_TABLES */
-		e = &cache->space_entries[i];
-		if (e->arch != (uint32_t)c->arch ||
-		    !uw_tables_cover(&e->tables, lookup))
-			continue;
-		*c->ws.tables = e->tables;
-		if (e->tag) {
-			/* A use of their tag, as a lookup would count it, so
-			 * that the tag outlives tables used less; if it was
-			 * taken for others meanwhile, tag them again, as
-			 * find_tables' answer would be. */
-			slot = &cache->tables[e->slot];
-			if (slot->tag == e->tag) {
-				slot->used = ++cache->clock;
-			} else {
-				slot = uw_rowcache_tag_slot(c);
-				e->tag = slot->tag;
-				e->slot = (uint32_t)(slot - cache->tables);
-			}
-		}
-		c->ws.tables_tag = e->tag;
-		return 1;
+	slot = uw_rowcache_tag_slot(c);
+	c->state.tables_tag = slot->tag;
+	return (uint32_t)(slot - cache->state.tables);
+}
+
+UW_INTERNAL void uw_rowcache_use_tag(struct uw_cursor *c, uint64_t *tag,
+				     uint32_t *slot)
+{
+	struct uw_cache_tables *s;
+
+	c->state.tables_tag = *tag;
+	if (!*tag)
+		return;
+	s = &c->cache->state.tables[*slot];
+	if (s->tag == *tag) {
+		s->used = ++c->cache->state.clock;
+		return;
 	}
-	return 0;
+	*slot = uw_rowcache_tag_tables(c);
+	*tag = c->state.tables_tag;
 }
 
 static void uw_rowcache_fill(struct uw_cursor *c, struct uw_cache_entry *e,
 			     uint64_t pc, const struct uw_compact_row *row)
 {
-	e->key = (struct uw_cache_key){ pc, c->ws.tables_tag };
+	e->key = (struct uw_cache_key){ pc, c->state.tables_tag };
 	e->row = *row;
 }
 
-/* Keep row, just parsed (ws.row_pcs says where it holds), for
+/* Keep row, just parsed (state.row_pcs says where it holds), for
  * lookup pc, and for its range if that is more than the pc. */
 UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 				   const struct uw_compact_row *row)
 {
-	const uint64_t mask = c->ad->addr_mask, bias = c->ws.tables->bias;
+	const uint64_t mask = c->state.arch_desc->addr_mask, bias = c->state.tables->bias;
 	struct uw_cache *cache = c->cache;
 	uint64_t lo, hi;
 
-	if (!c->ws.tables_tag)
+	if (!c->state.tables_tag)
 		return;
 	uw_rowcache_fill(c, uw_rowcache_slot(c, lookup), lookup, row);
-	lo = (c->ws.row_pcs.lo + bias) & mask;
-	hi = (c->ws.row_pcs.hi + bias) & mask;
+	lo = (c->state.row_pcs.lo + bias) & mask;
+	hi = (c->state.row_pcs.hi + bias) & mask;
 	if (hi - lo < 2 || hi < lo || lookup - lo >= hi - lo)
 		return;
-	uw_rowcache_fill(c, &cache->ranges[cache->range_next], lo, row);
-	cache->range_pcs[cache->range_next] = (struct uw_pc_range){ lo, hi };
-	cache->range_last = cache->range_next;
-	if (cache->range_count <= cache->range_next)
-		cache->range_count = cache->range_next + 1;
-	cache->range_next = (cache->range_next + 1) % UW_CACHE_RANGES;
+	uw_rowcache_fill(c, &cache->state.ranges[cache->state.range_next], lo, row);
+	cache->state.range_pcs[cache->state.range_next] = (struct uw_pc_range){ lo, hi };
+	cache->state.range_last = cache->state.range_next;
+	if (cache->state.range_count <= cache->state.range_next)
+		cache->state.range_count = cache->state.range_next + 1;
+	cache->state.range_next = (cache->state.range_next + 1) % UW_CACHE_RANGES;
 }
 
-/* Does range entry i hold lookup pc in c->ws.tables?  Its pcs first:
+/* Does range entry i hold lookup pc in c->state.tables?  Its pcs first:
  * they rule out nearly every entry, from one small array. */
 static inline int uw_rowcache_range_holds(const struct uw_cursor *c,
 					  unsigned i, uint64_t lookup)
 {
-	const struct uw_pc_range *pcs = &c->cache->range_pcs[i];
+	const struct uw_pc_range *pcs = &c->cache->state.range_pcs[i];
 
 	return lookup - pcs->lo < pcs->hi - pcs->lo &&
-	       c->cache->ranges[i].key.tag == c->ws.tables_tag;
+	       c->cache->state.ranges[i].key.tag == c->state.tables_tag;
 }
 
 /* Out of line: not on a hit's path.  The range of the last hit first:
@@ -296,21 +260,21 @@ uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup)
 {
 	struct uw_cache *cache = c->cache;
 	struct uw_cache_entry *e;
-	unsigned i = cache->range_last;
+	unsigned i = cache->state.range_last;
 
 	if (!uw_rowcache_range_holds(c, i, lookup))
 		/* bound: range_count <= UW_CACHE_RANGES */
-		for (i = 0; i < cache->range_count; i++)
+		for (i = 0; i < cache->state.range_count; i++)
 			if (uw_rowcache_range_holds(c, i, lookup))
 				break;
-	if (i < cache->range_count) {
-		cache->range_last = i;
+	if (i < cache->state.range_count) {
+		cache->state.range_last = i;
 		cache->hits++;
 		cache->range_hits++;
 		if (c->pc_is_exact)
-			return &cache->ranges[i].row;
+			return &cache->state.ranges[i].row;
 		e = uw_rowcache_slot(c, lookup);
-		*e = cache->ranges[i];
+		*e = cache->state.ranges[i];
 		e->key.pc = lookup;
 		return &e->row;
 	}

@@ -12,66 +12,19 @@
  */
 #include "uw_internal.h"
 
-/* A cursor with nothing of an earlier unwind left: the caller's settings
- * at their defaults, no stop, no work spent, no tables, no CIE parsed. */
-static void uw_cursor_reset(struct uw_cursor *c, const struct uw_arch_desc *ad,
-			    const struct uw_host_ops *ops, void *host)
-{
-	int i;
-
-	c->max_depth = UW_DEFAULT_MAX_DEPTH;
-	c->max_work = UW_DEFAULT_MAX_WORK;
-	c->min_code = UW_DEFAULT_MIN_CODE;
-	c->policy = 0;
-	c->cache = NULL;
-	c->stack_window = UW_DEFAULT_STACK_WINDOW;
-	for (i = 0; i < UW_CIE_CACHE; i++)	/* bound: UW_CIE_CACHE */
-		c->ws.cie_keys[i].valid = 0;
-	c->ws.cie_next = 0;
-	c->ws.cie_entry = NULL;
-	c->cfa = 0;
-	c->frame_cfa = 0;
-	c->depth = 0;
-	c->pc_is_exact = 1;
-	c->how = UW_HOW_NONE;
-	c->work = 0;
-	c->work_total = 0;
-	c->stop = (struct uw_stop){ UW_STOP_NONE, 0, 0, NULL };
-	c->ad = ad;
-	c->ops = ops;
-	c->host = host;
-	c->trace = ops ? ops->trace : NULL;
-	c->ws.sec = NULL;
-	c->ws.row_changed = UW_ROW_ALL;	/* no base: nothing parsed */
-	c->ws.row_base = NULL;
-	c->ws.cache_len = 0;
-	c->ws.window_len = 0;
-	c->ws.tables = &c->ws.tables_kept[0];
-	c->ws.other = &c->ws.tables_kept[1];
-	*c->ws.tables = (struct uw_tables){ .module = NULL };
-	c->ws.tables_for_pc = 0;
-	c->ws.tables_reusable = 0;
-	c->ws.tables_tag = 0;
-	c->ws.other_reusable = 0;
-	c->ws.other_tag = 0;
-	c->pc = 0;
-	c->ws.regs[0].defined = 0;
-	c->regs = &c->ws.regs[0];
-}
-
 UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 		   const struct uw_host_ops *ops, void *host,
 		   const struct uw_regs *initial)
 {
 	const struct uw_arch_desc *ad = uw_arch_get(arch);
-	struct uw_regs *regs = &c->ws.regs[0];
+	struct uw_regs *regs = &c->state.regs[0];
 	int i;
 
 	uw_cursor_reset(c, ad, ops, host);
 	c->arch = arch;
 	if (!ad || !ops || !ops->read_mem || !ops->find_tables || !initial) {
-		c->ops = NULL;
-		c->trace = NULL;
+		c->state.ops = NULL;
+		c->state.trace = NULL;
 		return uw_fail(c, UW_STOP_BAD_ARGUMENT, 0);
 	}
 	for (i = 0; i < UW_NREGS; i++)	/* bound: UW_NREGS */
@@ -96,9 +49,9 @@ UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
 	uw_cursor_reset(c, ad, NULL, NULL);
 	c->arch = arch;
 	c->max_work = 2 * UW_MAX_SCAN_ENTRIES * UW_WORK_SCAN_ENTRY;
-	*c->ws.tables = *t;
-	c->ws.tables->index = NULL;
-	c->ws.tables->index_count = 0;
+	*c->state.tables = *t;
+	c->state.tables->index = NULL;
+	c->state.tables->index_count = 0;
 	return uw_cfi_index(c, out, max);
 }
 
@@ -115,11 +68,11 @@ UW_API int uw_hdr_searchable(struct uw_cursor *scratch, enum uw_arch arch,
 		return 0;
 	uw_cursor_reset(c, ad, NULL, NULL);
 	c->arch = arch;
-	*c->ws.tables = (struct uw_tables){ .eh_frame_hdr = *hdr };
+	*c->state.tables = (struct uw_tables){ .eh_frame_hdr = *hdr };
 	usable = uw_cfi_hdr_usable(c);
 	/* The header's eh_frame_ptr, where it could be read. */
-	if (c->ws.tables->eh_frame.size)
-		*eh_frame_addr = c->ws.tables->eh_frame.addr;
+	if (c->state.tables->eh_frame.size)
+		*eh_frame_addr = c->state.tables->eh_frame.addr;
 	return usable;
 }
 
@@ -132,7 +85,7 @@ UW_API uint64_t uw_sp(const struct uw_cursor *c)
 {
 	uint64_t sp = 0;
 
-	uw_get_reg(c, c->ad ? c->ad->sp_reg : 0, &sp);
+	uw_get_reg(c, c->state.arch_desc ? c->state.arch_desc->sp_reg : 0, &sp);
 	return sp;
 }
 
@@ -148,7 +101,7 @@ UW_API uint64_t uw_frame_cfa(const struct uw_cursor *c)
 
 UW_API int uw_get_reg(const struct uw_cursor *c, unsigned regno, uint64_t *val)
 {
-	if (!c->ad || regno >= c->ad->nregs ||
+	if (!c->state.arch_desc || regno >= c->state.arch_desc->nregs ||
 	    !(c->regs->defined & UW_REG_BIT(regno)))
 		return -1;
 	*val = c->regs->val[regno];
@@ -158,8 +111,8 @@ UW_API int uw_get_reg(const struct uw_cursor *c, unsigned regno, uint64_t *val)
 static void uw_step_trace(struct uw_cursor *c, enum uw_trace_event ev,
 			  uint64_t a, uint64_t b)
 {
-	if (__builtin_expect(c->trace != NULL, 0))
-		c->trace(c->host, ev, a, b);
+	if (__builtin_expect(c->state.trace != NULL, 0))
+		c->state.trace(c->state.host, ev, a, b);
 }
 
 /* A register's value could not be recovered (unreadable save slot, needed
@@ -195,18 +148,35 @@ static inline __attribute__((__always_inline__)) uint64_t uw_step_span_word(cons
 #endif
 }
 
+/* The word of size bytes at addr that a row needs (a slot, or the CFA's
+ * at reg + n): from the stack window (which it moves there: the slots of
+ * the frames above lie there too), else read alone, which records the
+ * failure.  0 = read (unmasked), -1 = stopped. */
+static inline __attribute__((__always_inline__))
+int uw_step_read_slot(struct uw_cursor *c, uint64_t addr, uint32_t size,
+		      uint64_t *v)
+{
+	const uint8_t *p = uw_stack_slots(c, addr, size);
+
+	if (__builtin_expect(p != NULL, 1)) {
+		*v = uw_step_span_word(p);
+		return 0;
+	}
+	return uw_read_target(c, addr, size, v);
+}
+
 /* The CFA of row r for the current registers. */
 static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_cursor *c,
 							     const struct uw_compact_row *r,
 							     uint64_t *cfa)
 {
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 	unsigned reg = r->cfa_reg;
 	int deref = r->cfa_kind == UW_CFA_AT_REG_OFFSET;
 
 	if (__builtin_expect(r->cfa_kind != UW_CFA_REG_OFFSET && !deref, 0)) {
 		if (r->cfa_kind == UW_CFA_EXPRESSION)
-			return uw_expr_eval(c, &c->ws.row.cfa_expr, c->regs,
+			return uw_expr_eval(c, &c->state.row.cfa_expr, c->regs,
 					    0, 0, 0, cfa);
 		return uw_fail(c, UW_STOP_BAD_CFI, r->fde_begin);
 	}
@@ -217,7 +187,7 @@ static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_curso
 		return 0;
 	if (uw_spend(c, 2) < 0)	/* as the expression's two operations */
 		return -1;
-	if (uw_read_target(c, *cfa, ad->addr_size, cfa) < 0)
+	if (uw_step_read_slot(c, *cfa, ad->addr_size, cfa) < 0)
 		return -1;
 	*cfa &= ad->addr_mask;
 	return 0;
@@ -234,7 +204,7 @@ static inline __attribute__((__always_inline__))
 int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		  struct uw_step_frame *restrict out)
 {
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 	const struct uw_regs *cur = c->regs;
 	struct uw_regs *restrict next = out->regs;
 	const uint64_t mask = ad->addr_mask;
@@ -277,11 +247,17 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 			span_len = r->span_len;
 	}
 	todo = r->compute;
-	if (span_len != 0 && r->in_span != 0) {
-		/* The common rows: every slot at cfa + n, all in the span
-		 * just read, by construction (row.c: uw_row_span).  The same
-		 * words the general loop below would take from it.
-		 * bound: one iteration per bit, < UW_NREGS */
+	/* The common rows: every slot at cfa + n (or, in a signal frame's,
+	 * at sp + n), all in the span just read, by construction (row.c:
+	 * uw_row_span).  The same words the general loop below would take
+	 * from it, and for slots at reg + n the same work units, which the
+	 * loop spends one by one where fewer are left. */
+	if (span_len != 0 && r->in_span != 0 &&
+	    (r->span_base == UW_NREGS ||
+	     uw_work_left(c) >= uw_popcount32(r->in_span))) {
+		if (r->span_base != UW_NREGS)
+			(void)uw_spend(c, uw_popcount32(r->in_span));
+		/* bound: one iteration per bit, < UW_NREGS */
 		for (slots = r->in_span; slots != 0; slots &= slots - 1) {
 			reg = (unsigned)__builtin_ctz(slots);
 			v = uw_step_span_word(span +
@@ -341,7 +317,7 @@ slot:
 		if (addr - span_addr < span_len &&
 		    span_len - (addr - span_addr) >= size)
 			v = uw_step_span_word(span + (addr - span_addr));
-		else if (uw_read_target(c, addr, size, &v) < 0)
+		else if (uw_step_read_slot(c, addr, size, &v) < 0)
 			goto lost;
 value:
 		next->val[reg] = v & mask;
@@ -367,83 +343,164 @@ uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 	return uw_step_apply(c, r, out);
 }
 
-/* Trade c->ws.tables for the ones kept before them. */
-static inline __attribute__((__always_inline__)) void uw_step_tables_swap(struct uw_cursor *c)
+/* Compiled row rule into c->state.compact_row, as the parse's row it
+ * stands for, for the interpreter.  Out of line: it is rare (a failed
+ * read), and its frame stays off uw_step's. */
+static __attribute__((__noinline__)) void uw_step_decode(struct uw_cursor *c,
+							 uint32_t rule)
 {
-	struct uw_tables *t = c->ws.other;
-	uint8_t reusable = c->ws.other_reusable;
-	uint64_t tag = c->ws.other_tag;
-
-	c->ws.other = c->ws.tables;
-	c->ws.other_reusable = c->ws.tables_reusable;
-	c->ws.other_tag = c->ws.tables_tag;
-	c->ws.tables = t;
-	c->ws.tables_reusable = reusable;
-	c->ws.tables_tag = tag;
+	uw_compiled_decode(c->state.arch_desc, rule, &c->state.compact_row);
 }
 
-/* c->ws.tables for the pc looked up: the last frame's if they cover it,
- * or the ones before them, or those an earlier unwind of the same space
- * found (uw_cache.space), else the host's.  0 = found; -1 = none, and
- * c->ws.tables keep only why (unreadable, with its module) for the stop
- * report. */
+/* Compiled row rule unpacked (compile.c): the row cache's copy, or one
+ * made now, kept there (or in the cursor, without a row cache). */
 static inline __attribute__((__always_inline__))
-int uw_step_tables(struct uw_cursor *c, uint64_t lookup)
+const struct uw_compiled_unpacked *uw_step_unpacked(struct uw_cursor *c,
+						    uint32_t rule)
 {
-	uint64_t unreadable;
-	const char *module;
+	struct uw_compiled_unpacked *u = &c->state.unpacked;
 
-	if (c->ws.tables_reusable && uw_tables_cover(c->ws.tables, lookup))
-		return 0;
-	if (c->ws.other_reusable && uw_tables_cover(c->ws.other, lookup)) {
-		uw_step_tables_swap(c);
-		return 0;
+	if (c->cache) {
+		/* The product's top bits: they depend on every bit of the
+		 * rule (its CFA offset is in its top bits). */
+		u = &c->cache->state.unpacked[((rule * 0x9e3779b1u) >> 20) &
+					      (UW_CACHE_UNPACKED - 1)];
+		if (u->rule == rule && u->arch == (uint8_t)c->arch)
+			return u;
 	}
-	/* The current tables, if reusable, become the kept ones; find_tables
-	 * fills the storage of those kept before. */
-	if (c->ws.tables_reusable)
-		uw_step_tables_swap(c);
-	if (uw_rowcache_space_find(c, lookup)) {
-		c->ws.tables_reusable = 1;
-		return 0;
-	}
-	if (c->ops->find_tables(c->host, lookup, c->ws.tables) == 0) {
-		c->ws.tables->unreadable = 0;
-		c->ws.tables_reusable = c->ws.tables->pc_hi > c->ws.tables->pc_lo;
-		uw_rowcache_tables_found(c);
-		return 0;
-	}
-	unreadable = c->ws.tables->unreadable;
-	module = unreadable ? c->ws.tables->module : NULL;
-	*c->ws.tables = (struct uw_tables){ .module = module,
-					    .unreadable = unreadable };
-	c->ws.tables_reusable = 0;
-	c->ws.tables_tag = 0;
-	return -1;
+	uw_compiled_unpack(c->state.arch_desc, rule, u);
+	return u;
 }
 
-/* Method 1, CFI: the row for the pc, from the row cache or parsed (and
- * then cached if it can be).  1 = done, 0 = no CFI covers pc, -1 =
- * stopped. */
+/* A compiled row (uw_internal.h, "Compiled rows") applied: what
+ * uw_step_apply does with the row it stands for (uw_compiled_decode), in
+ * the steps that row needs.  Its save slots lie in the words just below
+ * the CFA, which one read fetches, the same as uw_step_apply's; where
+ * that read fails, the row goes to uw_step_apply, whose reads go on one
+ * by one.  1 = done, -1 = stopped. */
+static inline __attribute__((__always_inline__))
+int uw_step_apply_compiled(struct uw_cursor *c, uint32_t rule,
+			   struct uw_step_frame *restrict out)
+{
+	static const uint8_t saved64[] = UW_X86_64_SAVED_SLOTS;
+	static const uint8_t saved32[] = UW_I386_SAVED_SLOTS;
+	const int is64 = c->arch == UW_ARCH_X86_64;
+	const struct uw_regs *cur = c->regs;
+	struct uw_regs *restrict next = out->regs;
+	const uint64_t mask = is64 ? ~(uint64_t)0 : 0xffffffffu;
+	const uint32_t size = is64 ? UW_X86_64_ADDR_SIZE : UW_I386_ADDR_SIZE;
+	const unsigned sp = is64 ? UW_X86_64_RSP : UW_I386_ESP;
+	const unsigned ra = is64 ? UW_X86_64_RIP : UW_I386_EIP;
+	const struct uw_compiled_unpacked *u = uw_step_unpacked(c, rule);
+	const uint8_t *span = NULL;
+	uint64_t cfa;
+	unsigned i;
+
+	if (!(cur->defined & UW_REG_BIT(u->base)))
+		return uw_fail(c, UW_STOP_REG_UNDEFINED, u->base);
+	cfa = (cur->val[u->base] + u->cfa_offset) & mask;
+	if (!(rule & UW_COMPILED_NO_CALLER)) {
+		span = uw_stack_slots(c, (cfa - u->words * size) & mask,
+				      u->words * size);
+		if (__builtin_expect(!span, 0)) {
+			uw_step_decode(c, rule);
+			return uw_step_apply_rare(c, &c->state.compact_row, out);
+		}
+	}
+	uw_step_trace(c, UW_TR_CFA, cfa, 0);
+	if (!span) {
+		c->frame_cfa = cfa;
+		return uw_fail(c, UW_STOP_END_OF_STACK, 0);
+	}
+	/* Every callee-saved register's value carries over (those the row
+	 * does not keep are written below, or undefined), then the slots.
+	 * bound: UW_COMPILED_SLOTS, u->nsaved <= UW_COMPILED_SLOTS */
+	if (is64) {
+#pragma GCC unroll 6
+		for (i = 0; i < UW_X86_64_NSAVED; i++)
+			next->val[saved64[i]] = cur->val[saved64[i]];
+	} else {
+#pragma GCC unroll 4
+		for (i = 0; i < UW_I386_NSAVED; i++)
+			next->val[saved32[i]] = cur->val[saved32[i]];
+	}
+	for (i = 0; i < u->nsaved; i++)
+		next->val[u->reg[i]] = uw_step_span_word(span + u->at[i]) & mask;
+	next->val[sp] = cfa;
+	next->val[ra] = uw_step_span_word(span + (u->words - 1) * size) & mask;
+	next->defined = (cur->defined & u->keep) | u->defined;
+	out->cfa = cfa;
+	out->signal = 0;
+	return 1;
+}
+
+/* The row of lookup pc in the compiled table of c->state.tables:
+ * applied (1 = done, -1 = stopped), no CFI there (0), or 2: the table
+ * marks it for the parse. */
+static inline __attribute__((__always_inline__))
+int uw_step_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
+		     uint64_t lookup, struct uw_step_frame *out)
+{
+	const uint64_t link_pc = (lookup - c->state.tables->bias) &
+				 c->state.arch_desc->addr_mask;
+	int64_t row, full;
+	uint32_t rule = uw_compiled_find(t, link_pc, &row);
+
+	if (__builtin_expect(uw_compiled_is_row(rule), 1)) {
+		c->steps_compiled++;
+		if (__builtin_expect(c->state.trace != NULL, 0))
+			uw_step_trace(c, UW_TR_FDE, t->base + t->rows[row].start,
+				      row + 1 < t->count ?
+				      t->base + t->rows[row + 1].start :
+				      c->state.arch_desc->addr_mask);
+		return uw_step_apply_compiled(c, rule, out);
+	}
+	if (rule == UW_COMPILED_NONE) {
+		c->steps_compiled++;
+		return 0;
+	}
+	full = uw_compiled_full(rule);
+	if (full >= 0 && (uint64_t)full < t->full_count) {
+		c->steps_full++;
+		uw_step_trace(c, UW_TR_FDE, t->full[full].fde_begin,
+			      t->full[full].fde_end);
+		return uw_step_apply_rare(c, &t->full[full], out);
+	}
+	c->steps_marked++;
+	return 2;
+}
+
+/* Method 1, CFI: the row for the pc, from the compiled table, else from
+ * the row cache or parsed (and then cached if it can be).  1 = done, 0 =
+ * no CFI covers pc, -1 = stopped. */
 static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 		       struct uw_step_frame *out)
 {
+	const struct uw_compiled_table *compiled;
 	const struct uw_compact_row *cached;
 	uint64_t link_pc;
 	int rc;
 
 	out->how = UW_HOW_CFI;
-	c->ws.tables_for_pc = 1;
-	if (uw_step_tables(c, lookup) < 0)
+	c->state.tables_for_pc = 1;
+	if (uw_tables_for(c, lookup) < 0)
 		return 0;
-	uw_step_trace(c, UW_TR_TABLES, c->ws.tables->bias, lookup);
+	uw_step_trace(c, UW_TR_TABLES, c->state.tables->bias, lookup);
+	compiled = c->state.tables->compiled;
+	if (compiled && compiled->arch == (uint8_t)c->arch) {
+		rc = uw_step_compiled(c, compiled, lookup, out);
+		if (rc != 2)
+			return rc;
+	} else {
+		c->steps_uncompiled++;
+	}
 	cached = uw_rowcache_find(c, lookup);
 	if (cached) {
 		uw_step_trace(c, UW_TR_FDE, cached->fde_begin,
 			      cached->fde_end);
 		return uw_step_apply(c, cached, out);
 	}
-	link_pc = (lookup - c->ws.tables->bias) & c->ad->addr_mask;
+	link_pc = (lookup - c->state.tables->bias) & c->state.arch_desc->addr_mask;
 	if (uw_cfi_find(c, link_pc) < 0) {
 		if (c->stop.reason != UW_STOP_NO_UNWIND_DATA)
 			return -1;
@@ -454,8 +511,8 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	if (rc < 0)
 		return -1;
 	if (rc == 1)
-		uw_rowcache_store(c, lookup, &c->ws.crow);
-	return uw_step_apply(c, &c->ws.crow, out);
+		uw_rowcache_store(c, lookup, &c->state.compact_row);
+	return uw_step_apply(c, &c->state.compact_row, out);
 }
 
 /* Method 2: a signal trampoline no CFI describes, by its bytes. */
@@ -489,7 +546,7 @@ static int uw_step_nocfi(struct uw_cursor *c, uint64_t lookup,
 static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
 		      struct uw_step_frame *out)
 {
-	const struct uw_arch_desc *ad = c->ad;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
 
 	(void)lookup;
 	out->how = UW_HOW_FRAME_POINTER;
@@ -497,9 +554,9 @@ static int uw_step_fp(struct uw_cursor *c, uint64_t lookup,
 		return 0;
 	uw_step_trace(c, UW_TR_FP_FALLBACK, c->pc, c->regs->val[ad->fp_reg]);
 	(void)uw_row_compact(c, &ad->fp_row, &ad->fp_row, 0, NULL, 0,
-			     ad->ra_reg, 0, &c->ws.crow);
-	c->ws.crow.fde_begin = c->ws.crow.fde_end = 0;
-	return uw_step_apply_rare(c, &c->ws.crow, out);
+			     ad->ra_reg, 0, &c->state.compact_row);
+	c->state.compact_row.fde_begin = c->state.compact_row.fde_end = 0;
+	return uw_step_apply_rare(c, &c->state.compact_row, out);
 }
 
 /* The ways to find a caller, in the order they are tried: the first that
@@ -544,14 +601,14 @@ static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
  * for it to reuse. */
 static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 {
-	const char *module = c->ws.tables->module;
+	const char *module = c->state.tables->module;
 
-	if (uw_step_tables(c, (ra - 1) & c->ad->addr_mask) == 0)
+	if (uw_tables_for(c, (ra - 1) & c->state.arch_desc->addr_mask) == 0)
 		return 0;
 	/* A stop here reports this frame's module; the next step (if any)
 	 * looks the caller up again. */
-	c->ws.tables->module = module;
-	if (c->ws.tables->unreadable)
+	c->state.tables->module = module;
+	if (c->state.tables->unreadable)
 		return 0;
 	return uw_arch_ra_plausible(c, ra) == 0;
 }
@@ -559,15 +616,15 @@ static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 static int uw_step_stopped(struct uw_cursor *c)
 {
 	c->stop.pc = c->pc;
-	c->stop.module = c->ws.tables_for_pc ? c->ws.tables->module : NULL;
+	c->stop.module = c->state.tables_for_pc ? c->state.tables->module : NULL;
 	uw_step_trace(c, UW_TR_STOP, c->stop.reason, c->pc);
 	return 0;
 }
 
 UW_API int uw_step(struct uw_cursor *c)
 {
-	const struct uw_arch_desc *ad = c->ad;
-	struct uw_step_frame *f = &c->ws.frame;
+	const struct uw_arch_desc *ad = c->state.arch_desc;
+	struct uw_step_frame *f = &c->state.frame;
 	uint64_t lookup, ra;
 	unsigned m;
 	int rc = 0;
@@ -575,12 +632,12 @@ UW_API int uw_step(struct uw_cursor *c)
 	if (c->stop.reason != UW_STOP_NONE)
 		return 0;
 	c->work = 0;
-	c->ws.sec = NULL;
-	c->ws.cache_len = 0;
-	f->regs = &c->ws.regs[c->regs == &c->ws.regs[0]];
-	/* c->ws.tables still holds the last frame's tables (find_tables sets
+	c->state.section = NULL;
+	c->state.section_window_len = 0;
+	f->regs = &c->state.regs[c->regs == &c->state.regs[0]];
+	/* c->state.tables still holds the last frame's tables (find_tables sets
 	 * every field when it succeeds): reused if they cover this pc. */
-	c->ws.tables_for_pc = 0;
+	c->state.tables_for_pc = 0;
 	uw_step_trace(c, UW_TR_STEP, c->pc, c->depth);
 	if (c->depth >= c->max_depth) {
 		uw_fail(c, UW_STOP_DEPTH_LIMIT, c->depth);
@@ -598,8 +655,8 @@ UW_API int uw_step(struct uw_cursor *c)
 		if (rc == 0)
 			rc = uw_step_by(c, (enum uw_step_method)m, lookup, f);
 	}
-	if (rc == 0 && c->ws.tables_for_pc && c->ws.tables->unreadable)
-		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->ws.tables->unreadable);
+	if (rc == 0 && c->state.tables_for_pc && c->state.tables->unreadable)
+		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->state.tables->unreadable);
 	else if (rc == 0)
 		uw_fail(c, UW_STOP_NO_UNWIND_DATA, lookup);
 	if (rc <= 0)

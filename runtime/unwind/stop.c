@@ -6,12 +6,18 @@
  */
 #include "uw_internal.h"
 
+UW_INTERNAL int uw_fail_stop(struct uw_stop *stop, enum uw_stop_reason reason,
+			     uint64_t addr)
+{
+	stop->reason = reason;
+	stop->addr = addr;
+	return -1;
+}
+
 UW_INTERNAL int uw_fail(struct uw_cursor *c, enum uw_stop_reason reason,
 			uint64_t addr)
 {
-	c->stop.reason = reason;
-	c->stop.addr = addr;
-	return -1;
+	return uw_fail_stop(&c->stop, reason, addr);
 }
 
 struct uw_stop_text {

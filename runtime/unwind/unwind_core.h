@@ -27,6 +27,7 @@
  * (testsuite/unit.core/structure.exp, with nm):
  *
  *   0  stop.c      the failure record (uw_fail) and the stop reasons' names
+ *   1  cursor.c    the cursor's state at the start of an unwind
  *   1  mem.c       every read: CFI sections, LEB128, DW_EH_PE, target words
  *   1  rowcache.c  compact rows kept across unwinds
  *   2  cfi.c       finding and parsing a CIE and FDE for a pc
@@ -35,12 +36,17 @@
  *   2  arch.c      per-arch facts: ABI rows, pt_regs, signal trampolines
  *   2  nocfi.c     code without CFI: the caller from its instructions
  *   2  elfmem.c    the one ELF reader; an object's tables from its headers
- *   3  step.c      uw_init/uw_step: the methods in order, the one row
- *                  interpreter
+ *   2  tables.c    which tables serve a pc: this unwind's, those kept
+ *                  across unwinds, the host's
+ *   3  compile.c   compiling an object's CFI into a table of compiled rows
+ *   4  step.c      uw_init/uw_step: the methods in order, the one row
+ *                  interpreter, and compiled rows applied
  *
  * Headers: types.h, dwarf.h (DWARF numbers), unwind_core.h (this, the
  * public interface), x86_64.h and i386.h (per-arch numbers, with their
- * sources), uw_internal.h (declarations shared inside the core).
+ * sources), cursor.h (the layout of the cursor's and the row cache's
+ * state, which callers allocate and never read), uw_internal.h
+ * (declarations shared inside the core).
  */
 #ifndef UW_UNWIND_CORE_H
 #define UW_UNWIND_CORE_H
@@ -140,6 +146,81 @@ struct uw_tables {
 	 * the object's build-id, where it is mapped and the address space.
 	 * 0: the sections alone identify the tables (local buffers). */
 	uint64_t ident;
+	/* Optional: these tables compiled (uw_compile_begin): a step finds
+	 * its row there, and parses only the rows it marks.  It must have
+	 * been compiled from these same sections (bias aside). */
+	const struct uw_compiled_table *compiled;
+};
+
+/* ------------------------------------------------------------------ */
+/* Compiled tables                                                     */
+
+/* An object's CFI compiled once, where there is time (process context, a
+ * tool reading files: uw_compile_begin), so that a step at any of its pcs
+ * finds its row by a binary search and applies it, with nothing parsed:
+ * every FDE's instructions run once, and each row they make, for its
+ * address range, becomes an entry of 8 bytes, sorted by address (what an
+ * entry says: uw_internal.h, "Compiled rows").  A row the entry cannot
+ * say (an expression, a register saved in another, a signal frame, a
+ * slot or offset out of its range) is marked, and a step there parses it
+ * as it would without a compiled table: for every pc the step is the
+ * same either way (testsuite/harness/uw-compiled-diff checks it on real
+ * objects).  The host gives it with the object's tables
+ * (uw_tables.compiled); one serves every process that maps the object. */
+struct uw_compiled_row {
+	uint32_t start;			/* link-time pc - the table's base */
+	uint32_t rule;			/* the row (uw_internal.h) */
+};
+
+struct uw_compiled_table {
+	uint64_t base;			/* link-time pc of rows[0] */
+	const struct uw_compiled_row *rows;
+	uint32_t count;			/* rows; the last one holds for every pc
+					 * from its start on */
+	/* The lookup's first level, as the kernel's ORC lookup table: for
+	 * i < index_count, rows[index[i]] is the row of the pc base +
+	 * (i << index_shift), so a search reads only the rows from there to
+	 * rows[index[i + 1]]. */
+	const uint32_t *index;
+	uint32_t index_count;
+	uint8_t index_shift;
+	uint8_t arch;			/* enum uw_arch it was compiled for */
+	/* The rows kept whole, in the form the interpreter applies, that
+	 * rows[] name by their index (uw_internal.h). */
+	const struct uw_compact_row *full;
+	uint32_t full_count;
+	uint32_t outside;		/* the rule of pcs below base */
+};
+
+/* Why rows were left to the parse (uw_compile_stats.why). */
+enum uw_compile_why {
+	UW_COMPILE_WHY_EXPRESSION,	/* a DWARF expression the compact row
+					 * keeps general */
+	UW_COMPILE_WHY_CFA,		/* the CFA is not sp or bp plus 1 to
+					 * 4095 words */
+	UW_COMPILE_WHY_RETURN,		/* the return address is not in the
+					 * word below the CFA */
+	UW_COMPILE_WHY_SAVED,		/* a callee-saved register saved
+					 * otherwise than 2 to 7 words below
+					 * the CFA */
+	UW_COMPILE_WHY_OTHER,		/* a rule for another register, or
+					 * the sp's not the CFA */
+	UW_COMPILE_WHY_SIGNAL,		/* a signal frame */
+	UW_COMPILE_WHY_STOPS,		/* the parse stops there (malformed
+					 * CFI, past a bound) */
+	UW_COMPILE_WHYS
+};
+
+struct uw_compile_stats {
+	uint32_t fdes;			/* FDEs compiled */
+	uint32_t rows;			/* rows their instructions made */
+	uint32_t why[UW_COMPILE_WHYS];	/* rows the compact form cannot say,
+					 * by reason: */
+	uint32_t full_rows;		/* ... kept whole */
+	uint32_t parse_rows;		/* ... left to the parse */
+	uint64_t bytes;			/* code the rows cover */
+	uint64_t full_bytes;		/* ... the full rows' */
+	uint64_t parse_bytes;		/* ... the parse's rows' */
 };
 
 /* ------------------------------------------------------------------ */
@@ -279,161 +360,6 @@ UW_API const char *uw_stop_reason_detail(enum uw_stop_reason reason,
 #define UW_DEFAULT_MAX_WORK	4096
 
 /* ------------------------------------------------------------------ */
-/* Unwind rows (the result of parsing and executing CFI for one pc)    */
-
-/* A register's rule.  Zero is "undefined", so a zeroed row loses every
- * register; the ABI's defaults (the caller's sp is the CFA, callee-saved
- * registers keep their value) are an initial row of their own
- * (uw_arch_desc.abi_row), which the CIE's instructions start from. */
-enum uw_rule_kind {
-	UW_RULE_UNDEFINED = 0,
-	UW_RULE_SAME_VALUE,
-	UW_RULE_OFFSET,			/* saved at cfa + offset */
-	UW_RULE_VAL_OFFSET,		/* value is cfa + offset */
-	UW_RULE_REGISTER,		/* saved in register reg */
-	UW_RULE_EXPRESSION,		/* saved at address computed by expr */
-	UW_RULE_VAL_EXPRESSION,		/* value computed by expr */
-	UW_RULE_AT_REG_OFFSET,		/* saved at reg + offset: the expression
-					 * "DW_OP_breg<reg> offset", compacted
-					 * (struct uw_compact_row only) */
-};
-
-/* A DWARF expression block inside the CFI section of the row's FDE. */
-struct uw_block {
-	uint64_t pos;		/* offset in the section */
-	uint64_t len;
-};
-
-struct uw_reg_rule {
-	uint8_t kind;		/* enum uw_rule_kind */
-	uint8_t reg;		/* UW_RULE_REGISTER */
-	int64_t offset;		/* UW_RULE_OFFSET / VAL_OFFSET */
-	struct uw_block expr;	/* UW_RULE_EXPRESSION / VAL_EXPRESSION */
-};
-
-enum uw_cfa_kind {
-	UW_CFA_UNSET = 0,
-	UW_CFA_REG_OFFSET,
-	UW_CFA_EXPRESSION,
-	UW_CFA_AT_REG_OFFSET,	/* [reg + offset]: the expression
-				 * "DW_OP_breg<reg> offset; DW_OP_deref",
-				 * compacted (struct uw_compact_row only) */
-};
-
-struct uw_row {
-	uint8_t cfa_kind;	/* enum uw_cfa_kind */
-	uint8_t cfa_reg;
-	int64_t cfa_offset;
-	struct uw_block cfa_expr;
-	struct uw_reg_rule rule[UW_NREGS];
-};
-
-/* The row one step applies, in the form uw_step's one interpreter reads
- * (step.c): the rules that only keep or lose a register folded into two
- * masks, DW_OP_breg expressions decoded into AT_REG_OFFSET rules, and the
- * save slots' extent for one read.  Made from a parsed row (row.c:
- * uw_row_compact), from the ABI's frame-pointer row, or kept in the row
- * cache.  A row with an expression of any other shape keeps it in the
- * parsed row (cursor ws.row), which is then evaluated in place: such a row
- * is never cached ("general"). */
-#define UW_ROW_MAX_SPAN 256	/* bytes of save slots read at once (the
-				 * x86_64 sigcontext: 17 slots, 136) */
-#ifndef UW_STACK_WINDOW
-#define UW_STACK_WINDOW 1024	/* the most bytes of stack read at once
-				 * (>= UW_ROW_MAX_SPAN): the cursor's
-				 * buffer */
-#endif
-/* cursor.stack_window's default: callers' slots lie above their callee's,
- * within a few hundred bytes in most code.  Measured in the TCG guest
- * (bench/ubacktrace-parts.stp, a 9-frame warm walk, median cycles): no
- * window 44,980, 256 bytes 38,792, 512 bytes 36,920, 1,024 bytes 41,028
- * (there every byte copied costs about 7 cycles, a read's fixed part
- * about 1,300). */
-#define UW_DEFAULT_STACK_WINDOW 512
-#if UW_STACK_WINDOW < UW_ROW_MAX_SPAN
-#error "UW_STACK_WINDOW must hold a row's span (UW_ROW_MAX_SPAN)"
-#endif
-#define UW_STACK_PAGE 4096	/* the smallest page: a window never
-				 * crosses into a page its slots do not
-				 * touch */
-
-struct uw_compact_row {
-	uint64_t fde_begin, fde_end;	/* link-time, for UW_TR_FDE and stops */
-	int64_t cfa_offset;
-	int64_t offset[UW_NREGS];	/* OFFSET, VAL_OFFSET, AT_REG_OFFSET */
-	uint32_t keep;			/* registers the caller keeps (same
-					 * value), if defined here */
-	uint32_t is_cfa;		/* registers whose value is the CFA
-					 * (val_offset 0: the sp, by the ABI) */
-	uint32_t compute;		/* registers with another rule, kind[] */
-	uint32_t span_len;		/* the memory slots relative to
-					 * span_base lie in [base + span_lo,
-					 * base + span_lo + span_len): read at
-					 * once; 0 = not so */
-	uint32_t in_span;		/* the OFFSET registers of a span
-					 * based on the CFA: all their slots
-					 * lie in it (most rows: every saved
-					 * register), so need no check */
-	int32_t span_lo;
-	uint8_t span_base;		/* UW_NREGS = the CFA (OFFSET slots),
-					 * else this register (AT_REG_OFFSET) */
-	uint8_t kind[UW_NREGS];		/* enum uw_rule_kind of compute's */
-	uint8_t reg[UW_NREGS];		/* REGISTER source, AT_REG_OFFSET base */
-	uint8_t cfa_kind;		/* enum uw_cfa_kind */
-	uint8_t cfa_reg;
-	uint8_t ra_reg;			/* the return-address column */
-	uint8_t signal;			/* the CIE says: a signal frame */
-	uint8_t has_caller;		/* ra_reg is a register with a rule
-					 * (else: the outermost frame) */
-};
-
-/* A parsed CIE (only what unwinding needs). */
-struct uw_cie {
-	uint64_t pos;		/* offset of the CIE in its section */
-	uint64_t insn_pos, insn_end;	/* initial instructions */
-	uint64_t code_align;
-	int64_t data_align;
-	uint32_t ra_reg;
-	uint8_t version;
-	uint8_t fde_enc;	/* DW_EH_PE_* of FDE addresses */
-	uint8_t lsda_enc;
-	uint8_t has_z;		/* augmentation data length present */
-	uint8_t signal;		/* 'S': frames are signal trampolines */
-	uint8_t addr_size;
-	uint8_t seg_size;
-	uint8_t is_debug_frame;
-};
-
-struct uw_fde {
-	uint64_t pos;
-	uint64_t pc_begin, pc_end;	/* link-time, [begin, end) */
-	uint64_t insn_pos, insn_end;
-};
-
-/* What names a parsed CIE: its section, its place in it, and, in the row
- * cache, the tag of its tables (else 0). */
-struct uw_cie_key {
-	uint64_t tag;
-	uint64_t sec_data, sec_addr, bias;
-	uint64_t pos;			/* offset of the CIE in its section */
-	uint8_t is_debug_frame;
-	uint8_t valid;
-};
-
-/* A parsed CIE and the row its initial instructions make, kept by the
- * cursor for one unwind, or by the row cache across unwinds (row.c). */
-struct uw_cie_entry {
-	struct uw_cie cie;
-	struct uw_row row;		/* after the initial insns */
-	struct uw_compact_row crow;	/* row, compacted */
-	uint32_t general;		/* registers of crow that are general
-					 * (uw_row_compact) */
-	uint32_t insns;			/* initial insns executed */
-	uint8_t row_valid;		/* no advance in the CIE: row is
-					 * the same for every FDE */
-};
-
-/* ------------------------------------------------------------------ */
 /* Cursor                                                              */
 
 /* How the last successful step was made. */
@@ -468,90 +394,28 @@ enum uw_how {
  * every Linux that does not lower it to 0 by hand). */
 #define UW_DEFAULT_MIN_CODE	4096
 
-struct uw_arch_desc;		/* per-architecture facts, arch.c */
+/* The stack window: the save slots of a frame, and of the frames above
+ * it, are read from the target at once (cursor.stack_window). */
+#ifndef UW_STACK_WINDOW
+#define UW_STACK_WINDOW 1024	/* the most bytes of stack read at once
+				 * (>= UW_ROW_MAX_SPAN): the cursor's
+				 * buffer */
+#endif
+/* cursor.stack_window's default: callers' slots lie above their callee's,
+ * within a few hundred bytes in most code.  Measured in the TCG guest
+ * (bench/ubacktrace-parts.stp, a 9-frame warm walk, median cycles): no
+ * window 44,980, 256 bytes 38,792, 512 bytes 36,920, 1,024 bytes 41,028
+ * (there every byte copied costs about 7 cycles, a read's fixed part
+ * about 1,300). */
+#define UW_DEFAULT_STACK_WINDOW 512
 
-/* The pcs [lo, hi). */
-struct uw_pc_range {
-	uint64_t lo, hi;
-};
+/* The layouts of the cursor's and the row cache's private state: the
+ * caller allocates them as part of struct uw_cursor and struct uw_cache,
+ * and never reads them. */
+#include "cursor.h"
 
 /* ------------------------------------------------------------------ */
 /* Row cache (optional, caller-owned, kept across unwinds)             */
-
-/* A cache entry: the compact row of one lookup pc in one set of tables.
- * Only rows without general expressions are kept (of the DWARF
- * expressions, the shapes of signal-trampoline CFI, glibc's __restore_rt:
- * "DW_OP_breg<r> off" rules and a "DW_OP_breg<r> off; DW_OP_deref" CFA,
- * read from a local section); the others are recomputed every time.
- * The tables are named by their tag (struct uw_cache_tables), so that a
- * step compares two words, not the tables' identity. */
-struct uw_cache_key {
-	uint64_t pc;			/* runtime lookup pc */
-	uint64_t tag;			/* the tables' tag; 0 = empty entry */
-};
-
-struct uw_cache_entry {
-	struct uw_cache_key key;
-	struct uw_compact_row row;
-};
-
-/* The identity of one set of tables, as find_tables returned them: what
- * names their CFI bytes (see Invalidation below), and the architecture
- * the rows were computed for. */
-struct uw_cache_tables_key {
-	uint64_t bias, text_base, data_base, ident;
-	uint64_t sec[3][3];		/* eh_frame_hdr, eh_frame, debug_frame:
-					 * (uintptr_t)data, addr, size */
-	uint64_t arch;			/* enum uw_arch */
-};
-
-/* The tables the cache holds rows of, each with its tag: the tag is
- * looked up once for each find_tables (uw_step keeps tables while its
- * frames stay in them), where the identity was once compared at every
- * cached step.  A set of tables that comes back after its slot was taken
- * gets a new tag, and the rows kept under the old one are never found
- * again: tags come from a 64-bit count that is never reset, so none is
- * given twice.  UW_CACHE_TABLES slots in sets of UW_CACHE_TABLES_WAYS by
- * a hash of the identity; the slot used least recently is taken. */
-#ifndef UW_CACHE_TABLES
-#define UW_CACHE_TABLES 64
-#endif
-#define UW_CACHE_TABLES_WAYS 4
-#if UW_CACHE_TABLES < UW_CACHE_TABLES_WAYS || \
-	(UW_CACHE_TABLES & (UW_CACHE_TABLES - 1))
-#error "UW_CACHE_TABLES must be a power of two, at least UW_CACHE_TABLES_WAYS"
-#endif
-struct uw_cache_tables {
-	struct uw_cache_tables_key key;
-	uint64_t tag;			/* 0 = empty slot */
-	uint64_t used;			/* uw_cache.clock at its last lookup */
-};
-
-/* Rows kept by the pcs they hold for (uw_cache.ranges).  A sampled pc is
- * anywhere in a hot loop, and each new one would miss a cache keyed by
- * pc; one row usually holds for the whole loop.  Searched in full on a
- * miss of the pc-keyed entries, before a row is parsed, by their pcs
- * alone first (uw_cache.range_pcs, one small array); a return address
- * found there is given its pc-keyed entry too.
- * Size: a sampler over 5 processes (bench/profile-parts.stp, 2 runs of
- * each size in one boot) parsed 0.17-0.24 rows a sample of the mix
- * programs with 32, 0.10-0.13 with 128, 0.10-0.13 with 512; python3 1.3-1.7,
- * 1.1-1.2, 0.9-1.0.  An entry is 240 bytes. */
-#ifndef UW_CACHE_RANGES
-#define UW_CACHE_RANGES 128
-#endif
-
-/* Parsed CIEs and their rows, kept under their tables' tag (struct
- * uw_cie_key) for the parses of later unwinds: a sampler's parses are
- * mostly of pcs never seen before, in modules seen often, whose few CIEs
- * (2 or 3 in each of libc, ld.so, python3, sort, gzip) it would otherwise
- * parse, run and compact again in each unwind.  Replaced in turn.  An
- * entry is 872 bytes and its key 48.  16 are enough for a sampler over 5
- * processes and their libraries (bench/profile-parts.stp counts the CIEs
- * parsed; the figures are in bench/README.md). */
-#ifndef UW_CACHE_CIES
-#define UW_CACHE_CIES 16
-#endif
 
 /* A direct-mapped cache of rows, hashed by lookup pc.  The host owns the
  * storage (no allocation in the core) and keeps it across unwinds, e.g.
@@ -581,52 +445,19 @@ struct uw_cache_tables {
  * the state they come from (one address space, no mapping changed, the
  * tables' local data still in place), the same number for as long as
  * that state lasts and never again after it.  uw_step then looks among
- * the last UW_CACHE_SPACE_TABLES tables found (with pc ranges) in
+ * the last UW_CACHE_KEPT_TABLES tables found (with pc ranges) in
  * unwinds of that space before it calls find_tables.  Another space
  * forgets them; 0, the default, vouches for nothing. */
-#ifndef UW_CACHE_SPACE_TABLES
-#define UW_CACHE_SPACE_TABLES 4
-#endif
-struct uw_cache_space_entry {
-	struct uw_tables tables;
-	uint64_t tag;			/* their uw_cache_tables tag, or 0 */
-	uint32_t slot;			/* uw_cache.tables[slot] had the tag */
-	uint32_t arch;			/* enum uw_arch of the unwind */
-};
-
 struct uw_cache {
 	uint64_t space;			/* set by the host before an unwind:
 					 * see Tables across unwinds */
-	struct uw_cache_entry *entries;
-	uint32_t mask;			/* number of entries - 1 */
-	uint64_t hits, misses;		/* statistics, for the host: misses
-					 * are rows parsed */
-	uint64_t range_hits;		/* of the hits, those of ranges[] */
-	/* Tables found in unwinds of space space_kept: [0, space_count),
-	 * the next replaced space_next.  Here, in the page every unwind
-	 * touches: under TCG each other page costs a TLB refill after a
-	 * context switch. */
-	uint64_t space_kept;
-	uint32_t space_count, space_next;
-	struct uw_cache_space_entry space_entries[UW_CACHE_SPACE_TABLES];
-	struct uw_cache_tables tables[UW_CACHE_TABLES];
-	uint64_t tag_next;		/* the last tag given */
-	uint64_t clock;			/* counts tag lookups */
-	struct uw_cache_entry ranges[UW_CACHE_RANGES];
-	/* The lookup pcs ranges[i]'s row holds for, [lo, hi): empty when
-	 * lo == hi. */
-	struct uw_pc_range range_pcs[UW_CACHE_RANGES];
-	uint32_t range_count;		/* ranges[0, range_count) kept since
-					 * the last clear: what a search reads */
-	uint32_t range_next;		/* round-robin victim */
-	uint32_t range_last;		/* the last one kept or hit */
-	uint64_t cie_misses;		/* statistics: CIEs parsed for tables
-					 * whose rows are cached */
-	struct uw_cie_key cie_keys[UW_CACHE_CIES];	/* keys first: a
-							 * search reads them
-							 * alone */
-	struct uw_cie_entry cies[UW_CACHE_CIES];
-	uint32_t cie_next;		/* round-robin victim */
+	/* Statistics, for the host. */
+	uint64_t hits, misses;		/* misses are rows parsed */
+	uint64_t range_hits;		/* of the hits, those of kept ranges */
+	uint64_t cie_misses;		/* CIEs parsed for tables whose rows
+					 * are cached */
+	/* Private: the core's (cursor.h). */
+	struct uw_cache_state state;
 };
 
 /* Use n entries of storage (n is rounded down to a power of two; n = 0
@@ -639,26 +470,11 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 UW_API void uw_cache_clear(struct uw_cache *cache);
 /* Forget the rows only, keeping the tables (under new tags) and their
  * parsed CIEs: every step then parses its row, as a sampler's step at a
- * pc never seen in tables seen before (bench/uw-bench --new-rows).  Not
+ * pc never seen in tables seen before (bench/uw-bench --new-rows); the
+ * compiled rows unpacked are forgotten too.  Not
  * for invalidation.  The tables kept across unwinds are forgotten (their
  * tags are the old ones). */
 UW_API void uw_cache_forget_rows(struct uw_cache *cache);
-
-/* Parsed CIEs remembered within one unwind (cursor-private). */
-#define UW_CIE_CACHE 4
-
-/* A caller frame, as a step's method finds it (private to step.c; in the
- * cursor so that its registers are not on the kernel stack). */
-struct uw_step_frame {
-	struct uw_regs *regs;	/* the caller's registers (pc in ra_reg):
-				 * the one of ws.regs that is not this
-				 * frame's, so a step's success costs no
-				 * copy */
-	uint64_t cfa;		/* this frame's CFA */
-	enum uw_how how;
-	int signal;		/* this frame is a signal frame: the caller's
-				 * pc is exact, and its stack may differ */
-};
 
 /* Caller-provided; holds all state and scratch space, so the core needs no
  * allocation and little kernel stack.  The kernel stack budget (probe
@@ -667,7 +483,7 @@ struct uw_step_frame {
  * read_mem, and 512 bytes for any frame; checked at build time by
  * kbuild/check.sh, and in the runtime's module by runtime/stack-budget.sh
  * (runtime/README.md; the measured chains are in bench/README.md).  The
- * cursor itself is over 12 KiB on x86_64 (it holds UW_CIE_CACHE CIEs with
+ * cursor itself is over 12 KiB on x86_64 (it holds UW_CURSOR_CIES CIEs with
  * their rows, parsed and compacted): do not put it on a kernel stack
  * (per-CPU or per-context storage instead), nor a struct uw_cache, which
  * is larger still (its entries, ranges, tags and CIEs). */
@@ -690,9 +506,9 @@ struct uw_cursor {
 
 	/* Current frame: read-only for the caller. */
 	enum uw_arch arch;
-	const struct uw_regs *regs;	/* one of ws.regs (a cursor is
-					 * never copied: it points into
-					 * itself) */
+	const struct uw_regs *regs;	/* this frame's registers (in the
+					 * cursor: a cursor is never
+					 * copied) */
 	uint64_t pc;
 	uint64_t cfa;		/* CFA computed by the last step (the CFA of
 				 * the frame below this one); 0 initially */
@@ -707,104 +523,17 @@ struct uw_cursor {
 	enum uw_how how;	/* how this frame was reached */
 	uint32_t work;		/* work units spent by the last uw_step */
 	uint32_t work_total;	/* work units spent since uw_init */
+	/* Steps since uw_init by where their CFI row came from: a compiled
+	 * table's compact rows (or its word that no CFI is there); its full
+	 * rows; parsed where it marks the row for the parse (or the row
+	 * cache's copy of that parse); parsed (or the row cache) in tables
+	 * without a compiled table. */
+	uint32_t steps_compiled, steps_full, steps_marked, steps_uncompiled;
 	struct uw_stop stop;
 
-	/* Private. */
-	const struct uw_arch_desc *ad;
-	const struct uw_host_ops *ops;
-	void *host;
-	/* ops->trace, or NULL: tested at every traced event, so one load */
-	void (*trace)(void *host, enum uw_trace_event ev, uint64_t a, uint64_t b);
-	struct {
-		/* What a step that finds its row in the row cache uses
-		 * comes first, in about 2 KiB: under TCG each page a probe
-		 * touches after a context switch costs a TLB refill.  The
-		 * parse's state follows. */
-		struct uw_regs regs[2];		/* this frame's and its
-						 * caller's, as a step builds
-						 * them */
-		struct uw_step_frame frame;	/* the caller frame uw_step
-						 * builds */
-		/* This step's tables, and the reusable ones before them
-		 * (other_reusable and other_tag as they were): looked at
-		 * before find_tables.  Each is one of tables_kept, so
-		 * trading them costs no copy. */
-		struct uw_tables *tables, *other;
-		struct uw_tables tables_kept[2];
-		uint8_t tables_for_pc;		/* tables (or module and
-						 * unreadable of a failed
-						 * lookup) describe this
-						 * step's pc */
-		uint8_t tables_reusable;	/* a successful lookup with a
-						 * pc range: see pc_lo */
-		uint8_t other_reusable;
-		uint64_t tables_tag;		/* their tag in the row cache
-						 * (uw_cache_tables), 0 if
-						 * their rows are not cached:
-						 * no cache, or tables that do
-						 * not name their CFI
-						 * (uw_rowcache_names_cfi) */
-		uint64_t other_tag;
-		const struct uw_section *sec;	/* section of cie/fde */
-		uint8_t cache[64];		/* window on a target-resident section */
-		uint64_t cache_addr;
-		uint32_t cache_len;
-		/* A window on the stack: [window_addr, window_addr +
-		 * window_len), read at once for one frame's save slots, and
-		 * serving those of the frames above it (mem.c:
-		 * uw_stack_slots; at most stack_window bytes).  Valid for
-		 * the whole unwind. */
-		uint8_t window[UW_STACK_WINDOW + 8];	/* 8 past the end:
-					 * step.c loads every slot as 8
-					 * bytes, a 4-byte one at the end too */
-		uint64_t window_addr;
-		uint32_t window_len;
-		struct uw_compact_row crow;	/* row, compacted: applied */
-		/* The link-time pcs for which the FDE search finds the
-		 * FDE it found (cfi.c), and of those, the ones row holds
-		 * for (row.c): what the row cache's ranges keep. */
-		struct uw_pc_range found;
-		struct uw_pc_range row_pcs;
-		/* The parse's state (cfi.c, row.c, expr.c). */
-		struct uw_cie cie;
-		struct uw_fde fde;
-		/* The row parsed for this step's pc, as its CIE's row
-		 * (row_base) and the rules its FDE changed: the CFA's rule,
-		 * and the registers in row_changed (uw_row_rule).  So a
-		 * parse copies no whole row, and compacts only those
-		 * registers (row.c). */
-		struct uw_row row;
-		const struct uw_row *row_base;
-		uint32_t row_changed;
-		struct uw_row cie_row;		/* what the FDE's DW_CFA_restore
-						 * restores to, when the CIE
-						 * cache cannot keep the CIE's
-						 * row (row_base is then the
-						 * ABI's) */
-		/* DW_CFA_remember_state's stack: the CFA's rule and those
-		 * of the changed registers. */
-		struct uw_row remembered[UW_MAX_REMEMBER];
-		uint32_t remembered_changed[UW_MAX_REMEMBER];
-		uint64_t stack[UW_MAX_EXPR_STACK];
-		/* Parsed CIEs and their initial rows, for the whole unwind,
-		 * of tables whose rows the row cache does not keep (else
-		 * the cache keeps them, uw_cache.cies). */
-		struct uw_cie_key cie_keys[UW_CIE_CACHE];
-		struct uw_cie_entry cies[UW_CIE_CACHE];
-		uint32_t cie_next;		/* round-robin victim */
-		struct uw_cie_entry *cie_entry;	/* the entry of ws.cie, in
-						 * cies[] or the cache's */
-	} ws;
+	/* Private: the core's (cursor.h). */
+	struct uw_cursor_state state;
 };
-
-/* The rule of register reg (< UW_NREGS) in the row parsed for the last
- * step's pc: its FDE's if the FDE changed it, else its CIE's. */
-static inline const struct uw_reg_rule *uw_row_rule(const struct uw_cursor *c,
-						     unsigned reg)
-{
-	return c->ws.row_changed & UW_REG_BIT(reg) ? &c->ws.row.rule[reg] :
-	       &c->ws.row_base->rule[reg];
-}
 
 /* Index the FDEs of t's eh_frame and debug_frame into out[0..max), sorted
  * for uw_tables.index.  Once per object, where there is time (process
@@ -818,6 +547,42 @@ static inline const struct uw_reg_rule *uw_row_rule(const struct uw_cursor *c,
 UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
 			  const struct uw_tables *t,
 			  struct uw_index_entry *out, uint32_t max);
+
+/* Compile t (struct uw_compiled_table, above) in chunks, where there is
+ * time: no allocation, and each uw_compile_run call does a bounded part
+ * (max_fdes of its FDEs), so that a kernel caller can reschedule between
+ * calls.  t's sections must be local (data != NULL, under 4 GiB) or
+ * absent, and searched: by t->index (uw_index_build) or by a usable
+ * .eh_frame_hdr table (uw_hdr_searchable).  out receives the rows, at most
+ * max, and full the full rows, at most max_full; out == NULL only counts
+ * them (comp->count, comp->full_count), to size them for a second
+ * compile.  Then uw_compile_end writes the lookup index (at most
+ * index_max words, uw_compile_index_size of them) and fills *table, whose
+ * rows, full rows and index are out, full and index, the caller's to
+ * keep.
+ *   uw_compile_begin: 0, or -1 (bad arguments, comp->stop).
+ *   uw_compile_run: 1 = call again, 0 = every FDE compiled, -1 = failed
+ *     (out too small, tables no search serves, an object over 4 GiB:
+ *     comp->stop says which); scratch is any cursor.
+ *   uw_compile_end: 0, or -1 (not done, or index too small). */
+struct uw_compiler {
+	uint32_t count;			/* rows made so far */
+	uint32_t full_count;		/* full rows made so far */
+	struct uw_compile_stats stats;
+	struct uw_stop stop;		/* why a call failed */
+	/* Private: the core's (cursor.h). */
+	struct uw_compiler_state state;
+};
+
+UW_API int uw_compile_begin(struct uw_compiler *comp, enum uw_arch arch,
+			    const struct uw_tables *t,
+			    struct uw_compiled_row *out, uint32_t max,
+			    struct uw_compact_row *full, uint32_t max_full);
+UW_API int uw_compile_run(struct uw_compiler *comp, struct uw_cursor *scratch,
+			  uint32_t max_fdes);
+UW_API uint32_t uw_compile_index_size(const struct uw_compiler *comp);
+UW_API int uw_compile_end(struct uw_compiler *comp, uint32_t *index,
+			  uint32_t index_max, struct uw_compiled_table *table);
 
 /* Whether the .eh_frame_hdr hdr (local bytes: data != NULL) has a binary
  * search table that the lookup can use.  If not (no table, one of an

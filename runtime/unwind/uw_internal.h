@@ -4,7 +4,7 @@
  *   mem.c   - reading: section bytes (local or target), LEB128, DW_EH_PE
  *             pointers, target words.  Every failure becomes a stop reason.
  *   cfi.c   - finding and parsing: .eh_frame_hdr search, linear scans,
- *             CIE/FDE decoding into struct uw_cie / uw_fde.
+ *             CIE/FDE decoding into struct uw_cie_info / uw_fde.
  *   row.c   - executing call frame instructions into a struct uw_row.
  *   expr.c  - the DWARF expression stack machine.
  *   arch.c  - per-architecture facts, pt_regs import, signal trampolines.
@@ -26,6 +26,120 @@
 #endif
 
 
+/* ---- Compiled rows --------------------------------------------------
+ *
+ * The rule of a compiled table's entry (struct uw_compiled_row) is one
+ * 32-bit word (compile.c makes it, step.c applies it).  It says the rows
+ * whose CFA is the sp or the bp plus 1 to 4095 words, whose return
+ * address is in the word below the CFA, whose sp is the CFA, and whose
+ * other registers are lost, except the callee-saved ones
+ * (uw_arch_desc.saved), each of which keeps its value, is lost, or is
+ * saved k words below the CFA (2 <= k <= 7):
+ *
+ *   bits  0-17  a slot of 3 bits per callee-saved register, in
+ *               uw_arch_desc.saved's order: 0 its value kept, 1 lost,
+ *               k saved at CFA - k words
+ *   bit  18     the CFA's register: 0 the sp, 1 the bp
+ *   bit  19     no caller: the return address is undefined (the
+ *               outermost frame)
+ *   bits 20-31  the CFA's offset from its register, in words, 1 to 4095
+ *
+ * A word with offset 0 is not a row of that form; its bits 0-1 say what
+ * it is: UW_COMPILED_NONE (no FDE serves its pcs: the step goes on to the
+ * methods after CFI), UW_COMPILED_PARSE (its rows are parsed at the step,
+ * as without a compiled table: a general expression, or the parse stops
+ * there), or UW_COMPILED_FULL, a row the compact form cannot say but the
+ * interpreter's form can (a CFA in another register, a register saved in
+ * another, a signal frame): the table keeps it whole, in its full rows,
+ * at the index in bits 2-19 (uw_compiled_full). */
+#define UW_COMPILED_SLOT_BITS	3
+#define UW_COMPILED_SLOT_MASK	7u
+#define UW_COMPILED_SLOT_KEPT	0u
+#define UW_COMPILED_SLOT_LOST	1u
+#define UW_COMPILED_SLOT_MIN	2u	/* the nearest slot below the CFA */
+#define UW_COMPILED_BP		(1u << 18)
+#define UW_COMPILED_NO_CALLER	(1u << 19)
+#define UW_COMPILED_CFA_SHIFT	20
+#define UW_COMPILED_CFA_MAX	4095u
+#define UW_COMPILED_NONE	0u
+#define UW_COMPILED_PARSE	1u
+#define UW_COMPILED_FULL	2u
+#define UW_COMPILED_KIND_MASK	3u
+#define UW_COMPILED_FULL_SHIFT	2
+#define UW_COMPILED_FULL_MAX	((1u << (UW_COMPILED_CFA_SHIFT - \
+					 UW_COMPILED_FULL_SHIFT)) - 1)
+
+static inline int uw_compiled_is_row(uint32_t rule)
+{
+	return rule >> UW_COMPILED_CFA_SHIFT != 0;
+}
+
+/* A full row's index in its table's full rows, if rule is one; else -1. */
+static inline int64_t uw_compiled_full(uint32_t rule)
+{
+	if (uw_compiled_is_row(rule) ||
+	    (rule & UW_COMPILED_KIND_MASK) != UW_COMPILED_FULL)
+		return -1;
+	return rule >> UW_COMPILED_FULL_SHIFT;
+}
+
+/* The words below the CFA that a compiled row's slots span: its deepest
+ * slot's, at least 1 (the return address).  The largest of the six
+ * 3-bit slots, found bit by bit from the top (b0: each slot's low bit):
+ * the slots with the top bit set, if any, then of those the ones with
+ * the middle bit, then the low bit. */
+static inline unsigned uw_compiled_span(uint32_t rule)
+{
+	const uint32_t b0 = 0x9249;	/* bits 0, 3, 6, 9, 12, 15 */
+	uint32_t slots = rule & (b0 * UW_COMPILED_SLOT_MASK), top;
+	unsigned most = 0;
+
+	top = slots & (b0 << 2);
+	if (top) {
+		slots &= (top >> 2) * UW_COMPILED_SLOT_MASK;
+		most = 4;
+	}
+	top = slots & (b0 << 1);
+	if (top) {
+		slots &= (top >> 1) * UW_COMPILED_SLOT_MASK;
+		most += 2;
+	}
+	most += (slots & b0) != 0;
+	return most > 1 ? most : 1;
+}
+
+/* The row of link-time pc in t: its rule, and its index in t->rows (-1 for
+ * pcs below the table).  The last row holds for every pc from its start
+ * on (as the search's last entry does). */
+static inline uint32_t uw_compiled_find(const struct uw_compiled_table *t,
+					uint64_t pc, int64_t *row)
+{
+	const uint64_t off = pc - t->base;
+	uint32_t lo, hi, mid, block;
+
+	*row = -1;
+	if (pc < t->base)
+		return t->outside;
+	if (off >= t->rows[t->count - 1].start) {
+		*row = t->count - 1;
+		return t->rows[t->count - 1].rule;
+	}
+	block = (uint32_t)(off >> t->index_shift);
+	lo = t->index[block];
+	hi = t->index[block + 1];
+	/* The last row starting at or below off, in rows[lo, hi].
+	 * bound: log2(hi - lo + 1) + 1 probes */
+	while (lo < hi) {
+		mid = hi - (hi - lo) / 2;
+		if (t->rows[mid].start <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*row = lo;
+	return t->rows[lo].rule;
+}
+
 struct uw_arch_desc {
 	enum uw_arch arch;
 	uint8_t nregs;		/* DWARF registers tracked */
@@ -34,6 +148,10 @@ struct uw_arch_desc {
 	uint8_t sp_reg;
 	uint8_t fp_reg;
 	uint32_t callee_saved;	/* registers that default to "same value" */
+	/* The callee-saved registers in the order a compiled row's slots
+	 * name them ("Compiled rows", below); nsaved of them. */
+	uint8_t saved[UW_COMPILED_SLOTS];
+	uint8_t nsaved;
 	uint64_t addr_mask;	/* values wrap to the address width */
 	/* The ABI's rules before any CFI (the CIE's instructions start from
 	 * it, DW_CFA_restore in a CIE returns to it): the caller's sp is the
@@ -43,7 +161,7 @@ struct uw_arch_desc {
 	 * registers kept, the sp the CFA, nothing computed.  What a CIE's
 	 * row is compacted from (the check builds compare:
 	 * uw_row_check_delta). */
-	struct uw_compact_row abi_crow;
+	struct uw_compact_row abi_compact_row;
 	/* A frame built by "push %bp; mov %sp,%bp", as CFI: the CFA is
 	 * bp + 2 words, the caller's bp at CFA - 2 words, the return address
 	 * at CFA - 1 word (the frame-pointer fallback). */
@@ -68,9 +186,21 @@ struct uw_reader {
 	uint8_t addr_size;	/* size of DW_EH_PE_absptr */
 };
 
+/* The bits set in v.  Not __builtin_popcount: without a popcnt
+ * instruction that is a libgcc call, which a kernel module cannot make. */
+static inline uint32_t uw_popcount32(uint32_t v)
+{
+	v = v - ((v >> 1) & 0x55555555u);
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Record a stop; always returns -1 so callers can "return uw_fail(...)". */
 UW_INTERNAL int uw_fail(struct uw_cursor *c, enum uw_stop_reason reason,
 			uint64_t addr);
+/* The same into any stop record (a reader's, a compile's). */
+UW_INTERNAL int uw_fail_stop(struct uw_stop *stop, enum uw_stop_reason reason,
+			     uint64_t addr);
 
 /* Work units the unwind may still spend (cursor.max_work). */
 static inline uint32_t uw_work_left(const struct uw_cursor *c)
@@ -90,6 +220,13 @@ static inline int uw_spend(struct uw_cursor *c, uint32_t n)
 	c->work_total += n;
 	return 0;
 }
+
+/* cursor.c: c as at the start of an unwind (or of a tool's use of it as
+ * scratch) with ad, ops and host: settings at their defaults, no stop, no
+ * work spent, no tables, no CIE parsed. */
+UW_INTERNAL void uw_cursor_reset(struct uw_cursor *c,
+				 const struct uw_arch_desc *ad,
+				 const struct uw_host_ops *ops, void *host);
 
 /* mem.c */
 UW_INTERNAL void uw_reader_init(struct uw_reader *r, struct uw_cursor *c,
@@ -248,7 +385,7 @@ UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
 static inline int uw_peek(struct uw_cursor *c, uint64_t addr, void *buf,
 			  uint32_t len)
 {
-	return c->ops->read_mem(c->host, addr, buf, len) == 0;
+	return c->state.ops->read_mem(c->state.host, addr, buf, len) == 0;
 }
 /* mem.c: a frame's save slots [addr, addr + len), len <=
  * UW_ROW_MAX_SPAN, from the stack window (read if it does not hold them).
@@ -258,10 +395,10 @@ UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
 static inline const uint8_t *uw_stack_slots(struct uw_cursor *c,
 					    uint64_t addr, uint32_t len)
 {
-	uint64_t off = addr - c->ws.window_addr;
+	uint64_t off = addr - c->state.window_addr;
 
-	if (off < c->ws.window_len && c->ws.window_len - off >= len)
-		return c->ws.window + off;
+	if (off < c->state.window_len && c->state.window_len - off >= len)
+		return c->state.window + off;
 	return uw_stack_fill(c, addr, len);
 }
 /* An address-sized little-endian word at addr, speculatively. */
@@ -282,18 +419,67 @@ static inline void uw_pc_range_probe(struct uw_pc_range *r, uint64_t loc,
 	}
 }
 
-/* cfi.c: find the FDE covering link-time pc in c->ws.tables; fills
- * c->ws.sec, c->ws.cie, c->ws.fde. */
+/* cfi.c: find the FDE covering link-time pc in c->state.tables; fills
+ * c->state.section, c->state.cie, c->state.fde. */
 UW_INTERNAL int uw_cfi_find(struct uw_cursor *c, uint64_t pc);
 UW_INTERNAL int uw_cfi_hdr_usable(struct uw_cursor *c);
+/* cfi.c: parse the FDE at pos of sec (one of c->state.tables') and its
+ * CIE into c->state.fde and c->state.cie.  0, or -1 with a stop. */
+UW_INTERNAL int uw_cfi_fde_at(struct uw_cursor *c,
+			      const struct uw_section *sec, uint64_t pos);
+/* cfi.c: the header's table into *h.  1 = one the search uses, 2 = none
+ * (the search would scan), -1 = stop (a malformed header). */
+UW_INTERNAL int uw_cfi_hdr_table(struct uw_cursor *c,
+				 struct uw_cfi_hdr_table *h);
+/* cfi.c: entry i of h: its initial location (link-time) and its FDE's
+ * offset in .eh_frame.  0; 1 = the location only: the FDE's address is
+ * outside .eh_frame (the search stops for the pcs it serves); -1 = a
+ * stop. */
+UW_INTERNAL int uw_cfi_hdr_entry(struct uw_cursor *c,
+				 const struct uw_cfi_hdr_table *h, uint64_t i,
+				 uint64_t *loc, uint64_t *fde_pos);
 UW_INTERNAL int uw_cfi_index(struct uw_cursor *c, struct uw_index_entry *out,
 			     uint32_t max);
 
-/* row.c: execute CIE + FDE instructions up to link-time pc into c->ws.row
- * (over c->ws.row_base), and compact the row into c->ws.crow.  1 = done,
- * and crow can be cached; 0 = done, and crow keeps a general expression of
+/* row.c: execute CIE + FDE instructions up to link-time pc into c->state.row
+ * (over c->state.row_base), and compact the row into c->state.compact_row.  1 = done,
+ * and compact_row can be cached; 0 = done, and compact_row keeps a general expression of
  * the parsed row (which must stay in place); -1 = stopped. */
 UW_INTERNAL int uw_row_compute(struct uw_cursor *c, uint64_t pc);
+
+/* The rule of register reg (< UW_NREGS) in the row parsed for the last
+ * step's pc: its FDE's if the FDE changed it, else its CIE's. */
+static inline const struct uw_reg_rule *uw_row_rule(const struct uw_cursor *c,
+						     unsigned reg)
+{
+	return c->state.row_changed & UW_REG_BIT(reg) ?
+	       &c->state.row.rule[reg] : &c->state.row_base->rule[reg];
+}
+
+/* row.c: the extent of out's memory slots, for one read (struct
+ * uw_compact_row's span fields), from its rules. */
+UW_INTERNAL void uw_row_span(struct uw_compact_row *out, uint8_t addr_size);
+
+/* compile.c: rule (a compiled row) unpacked for ad's architecture. */
+UW_INTERNAL void uw_compiled_unpack(const struct uw_arch_desc *ad,
+				    uint32_t rule,
+				    struct uw_compiled_unpacked *out);
+/* compile.c: the compact row that rule (a compiled row) stands for, as
+ * the parse would have made it but for fde_begin and fde_end (0). */
+UW_INTERNAL void uw_compiled_decode(const struct uw_arch_desc *ad,
+				    uint32_t rule, struct uw_compact_row *out);
+
+/* row.c: uw_row_each's visitor: the row of link-time pcs [lo, hi) is
+ * c->state.compact_row; ok 1 = it can be kept (no general expression),
+ * 0 = it cannot, -1 = from lo to the FDE's end every pc's parse stops
+ * as c->stop says.  Nonzero ends the walk. */
+typedef int (*uw_row_visit)(struct uw_cursor *c, uint64_t lo, uint64_t hi,
+			    int ok, void *arg);
+/* row.c: every row of c->state.fde (its CIE parsed), in address order,
+ * each as the parse for a pc in it makes it (uw_row_compute).  Returns 0
+ * or visit's nonzero value. */
+UW_INTERNAL int uw_row_each(struct uw_cursor *c, uw_row_visit visit,
+			    void *arg);
 
 /* Every register of a row (struct uw_row, a row's changed registers). */
 #define UW_ROW_ALL (UW_REG_BIT(UW_NREGS) - 1)
@@ -314,20 +500,13 @@ UW_INTERNAL uint32_t uw_row_compact(const struct uw_cursor *c,
 				    uint32_t general, unsigned ra_reg,
 				    int signal, struct uw_compact_row *out);
 
-/* rowcache.c: keep row for lookup pc in c->ws.tables. */
+/* rowcache.c: keep row for lookup pc in c->state.tables. */
 UW_INTERNAL void uw_rowcache_store(struct uw_cursor *c, uint64_t lookup,
 				   const struct uw_compact_row *row);
 /* rowcache.c: where the pc-keyed entries have no row for lookup pc, a
- * kept range (uw_cache.ranges) that holds it, or NULL (a miss). */
+ * kept range (uw_cache_state.ranges) that holds it, or NULL (a miss). */
 UW_INTERNAL const struct uw_compact_row *
 uw_rowcache_find_miss(struct uw_cursor *c, uint64_t lookup);
-
-/* Is pc in the range t covers (uw_tables.pc_lo)?  Never, for tables
- * without one (pc_lo = pc_hi). */
-static inline int uw_tables_cover(const struct uw_tables *t, uint64_t pc)
-{
-	return pc - t->pc_lo < t->pc_hi - t->pc_lo;
-}
 
 /* Do the tables name their CFI?  Local sections do by their buffers;
  * sections read from the target only with the host's ident (the contract
@@ -340,29 +519,64 @@ static inline int uw_rowcache_names_cfi(const struct uw_tables *t)
 	       (t->eh_frame.data || (!t->eh_frame.size &&
 				     !t->eh_frame_hdr.size)) &&
 	       (t->debug_frame.data || !t->debug_frame.size);
-} 
+}
 
-/* rowcache.c: c->ws.tables were just found by find_tables (with
- * tables_reusable set): their tag in the row cache (ws.tables_tag, 0 if
- * no cache keeps their rows), and kept for later unwinds of the cache's
- * space if they have a pc range (uw_cache.space). */
-UW_INTERNAL void uw_rowcache_tables_found(struct uw_cursor *c);
-/* Tables an earlier unwind of the cache's space found for lookup, into
- * c->ws.tables with their tag.  1 = found. */
-UW_INTERNAL int uw_rowcache_space_find(struct uw_cursor *c, uint64_t lookup);
+/* rowcache.c: c->state.tables were just found: their tag in the row cache
+ * into c->state.tables_tag (0 if no cache keeps their rows).  Returns
+ * the tag's slot, for uw_rowcache_use_tag. */
+UW_INTERNAL uint32_t uw_rowcache_tag_tables(struct uw_cursor *c);
+/* rowcache.c: c->state.tables are tables found before, whose tag was
+ * *tag in *slot: count a use of it (so that it outlives tables used
+ * less), or, if the slot was taken for others meanwhile, tag them again
+ * (both updated); into c->state.tables_tag. */
+UW_INTERNAL void uw_rowcache_use_tag(struct uw_cursor *c, uint64_t *tag,
+				     uint32_t *slot);
+
+/* Forget the tables kept across unwinds (tables.c). */
+static inline void uw_kept_tables_forget(struct uw_kept_tables *k)
+{
+	k->count = 0;
+	k->next = 0;
+}
+
+/* Is pc in the range t covers (uw_tables.pc_lo)?  Never, for tables
+ * without one (pc_lo = pc_hi). */
+static inline int uw_tables_cover(const struct uw_tables *t, uint64_t pc)
+{
+	return pc - t->pc_lo < t->pc_hi - t->pc_lo;
+}
+
+/* tables.c: c->state.tables for lookup pc, where the last frame's do not
+ * cover it (uw_tables_for).  0 = found; -1 = none. */
+UW_INTERNAL int uw_tables_find(struct uw_cursor *c, uint64_t lookup);
+
+/* The tables of lookup pc into c->state.tables, with their tag: the last
+ * frame's if they cover it, else the ones before them, or those an
+ * earlier unwind of the same space found (uw_cache.space), else the
+ * host's.  0 = found; -1 = none, and c->state.tables keep only why
+ * (unreadable, with its module) for the stop report.  The first test
+ * inline: it is every step's. */
+static inline __attribute__((__always_inline__))
+int uw_tables_for(struct uw_cursor *c, uint64_t lookup)
+{
+	if (c->state.tables_reusable &&
+	    uw_tables_cover(c->state.tables, lookup))
+		return 0;
+	return uw_tables_find(c, lookup);
+}
 
 /* The row cache's lookup, inline: it is on every cached step's path.
- * uw_rowcache_find gives the row cached for lookup pc in c->ws.tables, or
+ * uw_rowcache_find gives the row cached for lookup pc in c->state.tables, or
  * NULL. */
 
-/* The slot of lookup pc; only where c->ws.tables_tag (a cache is
+/* The slot of lookup pc; only where c->state.tables_tag (a cache is
  * attached). */
 static inline struct uw_cache_entry *uw_rowcache_slot(struct uw_cursor *c,
 						      uint64_t pc)
 {
 	uint64_t h = pc * 0x9e3779b97f4a7c15ull;
 
-	return &c->cache->entries[(uint32_t)(h >> 40) & c->cache->mask];
+	return &c->cache->state.entries[(uint32_t)(h >> 40) & c->cache->state.mask];
 }
 
 static inline const struct uw_compact_row *
@@ -370,17 +584,17 @@ uw_rowcache_find(struct uw_cursor *c, uint64_t lookup)
 {
 	struct uw_cache_entry *e;
 
-	if (!c->ws.tables_tag)
+	if (!c->state.tables_tag)
 		return NULL;
 	e = uw_rowcache_slot(c, lookup);
-	if (e->key.pc == lookup && e->key.tag == c->ws.tables_tag) {
+	if (e->key.pc == lookup && e->key.tag == c->state.tables_tag) {
 		c->cache->hits++;
 		return &e->row;
 	}
 	return uw_rowcache_find_miss(c, lookup);
 }
 
-/* expr.c: evaluate a block of c->ws.sec against regs.  If push_cfa, cfa is
+/* expr.c: evaluate a block of c->state.section against regs.  If push_cfa, cfa is
  * pushed first (DW_CFA_expression / val_expression); have_cfa says whether
  * DW_OP_call_frame_cfa may use cfa. */
 UW_INTERNAL int uw_expr_eval(struct uw_cursor *c, const struct uw_block *b,

@@ -31,6 +31,12 @@
 	(UW_REG_BIT(UW_X86_64_RBX) | UW_REG_BIT(UW_X86_64_RBP) |	\
 	 UW_REG_BIT(UW_X86_64_R12) | UW_REG_BIT(UW_X86_64_R13) |	\
 	 UW_REG_BIT(UW_X86_64_R14) | UW_REG_BIT(UW_X86_64_R15))
+/* The same, in the order of a compiled row's slots (uw_internal.h,
+ * "Compiled rows"). */
+#define UW_X86_64_SAVED_SLOTS						\
+	{ UW_X86_64_RBX, UW_X86_64_RBP, UW_X86_64_R12, UW_X86_64_R13,	\
+	  UW_X86_64_R14, UW_X86_64_R15 }
+#define UW_X86_64_NSAVED 6
 
 /* Signal frames.  The kernel (arch/x86/kernel/signal_64.c) builds
  *     struct rt_sigframe { char *pretcode; struct ucontext uc; siginfo info; }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../runtime/unwind/unwind_core.h"
+#include "../../runtime/unwind/uw_internal.h"	/* the parsed row: uw_row_rule */
 #include "../../runtime/unwind/x86_64.h"
 #include "../../runtime/unwind/i386.h"
 
@@ -202,7 +203,7 @@ static void test_basic_x86_64(void)
 	CHECK("x86_64 basic: rax undefined", uw_get_reg(&cur, 0, &v) < 0);
 	CHECK("x86_64 basic: first frame looked up at pc", trace_lookup == CODE_ADDR + 0x105);
 	CHECK("x86_64 basic: row kinds", uw_row_rule(&cur, 6)->kind == UW_RULE_OFFSET &&
-	      uw_row_rule(&cur, 6)->offset == -16 && cur.ws.row.cfa_reg == 6 && cur.ws.row.cfa_offset == 16);
+	      uw_row_rule(&cur, 6)->offset == -16 && cur.state.row.cfa_reg == 6 && cur.state.row.cfa_offset == 16);
 	CHECK("x86_64 basic: how = CFI, pc not exact", cur.how == UW_HOW_CFI && !cur.pc_is_exact);
 	/* next: no tables at TRAMP_ADDR (a call and zero bytes there) */
 	CHECK("x86_64 basic: stops", uw_step(&cur) == 0);
@@ -328,7 +329,7 @@ static void test_cfa_insns(void)
 			uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
 			snprintf(name, sizeof(name), "cfa rule %s", cc[i].n);
 			CHECK(name, uw_step(&cur) == 1 && uw_cfa(&cur) == cc[i].cfa &&
-			      uw_pc(&cur) == 0x777777 && cur.ws.row.cfa_kind == cc[i].kind);
+			      uw_pc(&cur) == 0x777777 && cur.state.row.cfa_kind == cc[i].kind);
 		}
 	}
 }

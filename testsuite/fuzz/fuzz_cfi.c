@@ -18,7 +18,8 @@
  *
  * Checked: no crash/UB (sanitizers), work per step <= UW_MAX_WORK_PER_STEP,
  * host reads per step bounded, steps <= max depth, a stopped cursor stays
- * stopped, every stop has a reason.
+ * stopped, every stop has a reason; the row cache changes no frame, and
+ * neither does a compiled table of the same tables (fuzz_compiled).
  */
 #include "fuzz_common.h"
 
@@ -71,6 +72,67 @@ static int fz_find(void *hp, uint64_t pc, struct uw_tables *out)
 }
 
 static const struct uw_host_ops fz_ops = { fz_read, fz_find, NULL };
+
+/* The same tables compiled (runtime/unwind/compile.c), where the core
+ * compiles them: local sections, searched by their header's table or, if
+ * it has none the search can use, by an index made for them.  Then the
+ * walk with the compiled table and the walk by the parse of the same
+ * tables must agree (fuzz_logs_agree: frames, registers, stop).  The
+ * compile runs in chunks of 3 FDEs, counting first, as the kernel's does;
+ * too large for the buffers here: not compared.  Every input. */
+static void fuzz_compiled(struct fuzz_host *h, enum uw_arch arch,
+			  const struct uw_regs *regs, uint32_t max_depth,
+			  uint32_t policy)
+{
+	static struct uw_cursor cur, scratch;
+	static struct uw_compiler comp;
+	static struct uw_compiled_row rows[4096];
+	static struct uw_compact_row full[64];
+	static uint32_t index[4096];
+	static struct uw_index_entry fdes[1024];
+	struct uw_compiled_table table;
+	struct uw_tables saved = h->tables, t = h->tables;
+	struct fuzz_frame_log parsed, compiled;
+	uint64_t eh_frame_addr;
+	int n, rc, pass;
+
+	if ((t.eh_frame.size && !t.eh_frame.data) ||
+	    (t.eh_frame_hdr.size && !t.eh_frame.size))
+		return;
+	if (!uw_hdr_searchable(&scratch, arch, &t.eh_frame_hdr, &eh_frame_addr) ||
+	    t.debug_frame.size) {
+		n = uw_index_build(&scratch, arch, &t, fdes, 1024);
+		if (n < 0)
+			return;
+		t.index = fdes;
+		t.index_count = (uint32_t)n;
+	}
+	for (pass = 0; pass < 2; pass++) {	/* bound: count, then write */
+		rc = uw_compile_begin(&comp, arch, &t, pass ? rows : NULL,
+				      4096, pass ? full : NULL, 64);
+		/* bound: the search's entries, 3 a call */
+		while (rc == 0 && (rc = uw_compile_run(&comp, &scratch, 3)) == 1)
+			rc = 0;
+		if (rc != 0 || comp.count > 4096 || comp.full_count > 64)
+			return;
+	}
+	if (uw_compile_index_size(&comp) > 4096 ||
+	    uw_compile_end(&comp, index, 4096, &table) != 0)
+		abort();	/* sized as it said */
+	h->tables = t;
+	if (!fuzz_unwind(&cur, arch, &fz_ops, h, &h->reads, regs, max_depth,
+			 policy, NULL, &parsed))
+		abort();	/* uw_init took the same input before */
+	h->tables.compiled = &table;
+	(void)fuzz_unwind(&cur, arch, &fz_ops, h, &h->reads, regs, max_depth,
+			  policy, NULL, &compiled);
+	h->tables = saved;
+	if (!fuzz_logs_agree(&parsed, &compiled)) {
+		fuzz_log_print("parsed", &parsed);
+		fuzz_log_print("compiled", &compiled);
+		abort();
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -170,5 +232,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		}
 	}
+	fuzz_compiled(&h, arch32 ? UW_ARCH_I386 : UW_ARCH_X86_64, &regs,
+		      data[1] & 0x3f, (flags & 0x10) ? UW_POLICY_ALL : 0);
 	return 0;
 }

@@ -29,9 +29,23 @@ static inline uint32_t fuzz_le32(const uint8_t *p)
 struct fuzz_frame_log {
 	uint32_t n;
 	uint64_t pc[FUZZ_MAX_FRAMES + 1], cfa[FUZZ_MAX_FRAMES + 1];
+	uint64_t regs[FUZZ_MAX_FRAMES + 1];	/* fuzz_regs_hash of each */
 	uint32_t reason;
 	uint64_t stop_pc, stop_addr;
 };
+
+/* A frame's registers, those defined and their values, as one number:
+ * two unwinds that agree on it agree on the registers. */
+static inline uint64_t fuzz_regs_hash(const struct uw_cursor *cur)
+{
+	uint64_t h = cur->regs->defined, v;
+
+	for (unsigned r = 0; r < UW_NREGS; r++) {	/* bound: UW_NREGS */
+		v = uw_get_reg(cur, r, &v) == 0 ? v : 0;
+		h = (h ^ v) * 0x100000001b3ull;
+	}
+	return h;
+}
 
 /* One full unwind with the bounds checked at every step; *reads is the
  * host's read counter (reset here before each step).  Returns 0 when
@@ -77,6 +91,7 @@ static int fuzz_unwind(struct uw_cursor *cur, enum uw_arch arch,
 			abort();
 		log->pc[log->n] = uw_pc(cur);
 		log->cfa[log->n] = uw_cfa(cur);
+		log->regs[log->n] = fuzz_regs_hash(cur);
 		log->n++;
 	}
 	/* Every stop has a reason, and a stopped cursor stays stopped. */
@@ -115,7 +130,8 @@ static inline int fuzz_logs_agree(const struct fuzz_frame_log *a,
 	const struct fuzz_frame_log *shorter = a->n <= b->n ? a : b;
 
 	for (uint32_t i = 0; i < shorter->n; i++)	/* bound: FUZZ_MAX_FRAMES */
-		if (a->pc[i] != b->pc[i] || a->cfa[i] != b->cfa[i])
+		if (a->pc[i] != b->pc[i] || a->cfa[i] != b->cfa[i] ||
+		    a->regs[i] != b->regs[i])
 			return 0;
 	/* The same stop, but that a work limit's address is the work spent
 	 * when a spend failed: with rows from the cache there is less of it

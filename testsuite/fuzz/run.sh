@@ -46,8 +46,10 @@ build_target() {	# build_target NAME [EXTRA-SOURCE...]
 	"$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-std=gnu11 -Wall -Wextra -Werror -DUW_CHECK_DELTA \
 		"$top/testsuite/fuzz/fuzz_$t.c" \
-		"$core/stop.c" "$core/mem.c" "$core/cfi.c" "$core/row.c" "$core/expr.c" \
-		"$core/arch.c" "$core/rowcache.c" "$core/step.c" "$core/nocfi.c" \
+		"$core/stop.c" "$core/cursor.c" "$core/mem.c" "$core/cfi.c" "$core/row.c" "$core/expr.c" \
+		"$core/arch.c" "$core/rowcache.c" "$core/tables.c" "$core/compile.c" \
+		"$core/step.c" \
+		"$core/nocfi.c" \
 		"$@" -o "fuzz_$t"
 }
 

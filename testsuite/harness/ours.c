@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../runtime/unwind/unwind_core.h"
@@ -30,6 +31,15 @@ struct elf_image {
 	uint64_t data_base;    /* i386 DW_EH_PE_datarel base: the GOT */
 	struct uw_index_entry *index; /* sorted FDEs, for tables no header searches */
 	uint32_t index_count;
+	/* The tables compiled (uw_compile_begin), as the kernel's VMA
+	   tracker compiles an object when it first sees it: rows and index
+	   are this image's, NULL if compiling was off or failed. */
+	struct uw_compiled_table *compiled;
+	struct uw_compiled_row *compiled_rows;
+	struct uw_compact_row *compiled_full;
+	uint32_t *compiled_index;
+	struct uw_compile_stats compile_stats;
+	double compile_ns;     /* the two passes' time */
 	struct elf_image *next;
 };
 
@@ -56,6 +66,10 @@ void uw_elf_cache_free(struct uw_elf_cache *c)
 			free(im->bytes);
 		free(im->key);
 		free(im->index);
+		free(im->compiled);
+		free(im->compiled_rows);
+		free(im->compiled_full);
+		free(im->compiled_index);
 		free(im);
 	}
 	free(c);
@@ -87,6 +101,11 @@ static void load_sections(struct elf_image *im)
 	}
 }
 
+static enum uw_arch image_arch(const struct elf_image *im)
+{
+	return im->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
+}
+
 /* Tables that no .eh_frame_hdr searches (none, or a .debug_frame) get
  * an index, made once here as the kernel module makes it in process
  * context: a linear scan of a big section is past a walk's work budget. */
@@ -104,14 +123,80 @@ static void index_sections(struct elf_image *im)
 		return;
 	max = (uint32_t)((im->eh_frame.size + im->debug_frame.size) / 8 + 1);
 	im->index = calloc(max, sizeof *im->index);
-	n = uw_index_build(&scratch, im->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ?
-			   UW_ARCH_X86_64 : UW_ARCH_I386, &t, im->index, max);
+	n = uw_index_build(&scratch, image_arch(im), &t, im->index, max);
 	if (n <= 0) {
 		free(im->index);
 		im->index = NULL;
 		return;
 	}
 	im->index_count = (uint32_t)n;
+}
+
+static bool compiled_on = true;
+
+void uw_ours_set_compiled(bool on)
+{
+	compiled_on = on;
+}
+
+/* The compile of one pass: out NULL counts the rows.  Returns the
+   compiler's last status (0 = done). */
+static int compile_pass(struct uw_compiler *comp, struct uw_cursor *scratch, enum uw_arch arch,
+			const struct uw_tables *t, struct uw_compiled_row *out, uint32_t max,
+			struct uw_compact_row *full, uint32_t max_full)
+{
+	int rc = uw_compile_begin(comp, arch, t, out, max, full, max_full);
+
+	/* In chunks of 256 FDEs, as the kernel's builder runs them. */
+	while (rc == 0 && (rc = uw_compile_run(comp, scratch, 256)) == 1)
+		rc = 0;
+	return rc;
+}
+
+/* Compile the image's tables as the kernel does for an object it first
+   sees: count the rows, then write them, then the index. */
+static void compile_sections(struct elf_image *im)
+{
+	static struct uw_cursor scratch;
+	static struct uw_compiler comp;
+	struct uw_tables t = { .index = im->index, .index_count = im->index_count,
+			       .eh_frame_hdr = im->eh_frame_hdr, .eh_frame = im->eh_frame,
+			       .debug_frame = im->debug_frame, .data_base = im->data_base };
+	uint32_t words;
+	struct timespec t0, t1;
+
+	if (!compiled_on || (!im->eh_frame.size && !im->debug_frame.size))
+		return;
+	if (!im->index_count && !uw_hdr_searchable(&scratch, image_arch(im), &im->eh_frame_hdr,
+						   &(uint64_t){ 0 }))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (compile_pass(&comp, &scratch, image_arch(im), &t, NULL, 0, NULL, 0) != 0)
+		return;
+	uint32_t rows = comp.count, full = comp.full_count;
+	im->compiled_rows = calloc(rows, sizeof *im->compiled_rows);
+	im->compiled_full = calloc(full ? full : 1, sizeof *im->compiled_full);
+	if (compile_pass(&comp, &scratch, image_arch(im), &t, im->compiled_rows, rows,
+			 im->compiled_full, full) != 0)
+		goto fail;
+	words = uw_compile_index_size(&comp);
+	im->compiled_index = calloc(words ? words : 1, sizeof *im->compiled_index);
+	im->compiled = calloc(1, sizeof *im->compiled);
+	if (uw_compile_end(&comp, im->compiled_index, words, im->compiled) != 0)
+		goto fail;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	im->compile_stats = comp.stats;
+	im->compile_ns = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+	return;
+fail:
+	free(im->compiled);
+	free(im->compiled_rows);
+	free(im->compiled_full);
+	free(im->compiled_index);
+	im->compiled = NULL;
+	im->compiled_rows = NULL;
+	im->compiled_full = NULL;
+	im->compiled_index = NULL;
 }
 
 static struct elf_image *image_from_bytes(struct uw_elf_cache *c, const char *key, uint8_t *bytes,
@@ -130,6 +215,7 @@ static struct elf_image *image_from_bytes(struct uw_elf_cache *c, const char *ke
 	} else {
 		load_sections(im);
 		index_sections(im);
+		compile_sections(im);
 	}
 	im->next = c->images;
 	c->images = im;
@@ -159,6 +245,23 @@ static struct elf_image *image_for_file(struct uw_elf_cache *c, const char *path
 	if (map == MAP_FAILED)
 		return image_from_bytes(c, path, NULL, 0, false);
 	return image_from_bytes(c, path, map, (size_t)st.st_size, true);
+}
+
+bool uw_elf_file_tables(struct uw_elf_cache *c, const char *path, struct uw_tables *t,
+			enum uw_arch *arch, const struct uw_compile_stats **stats, double *compile_ns)
+{
+	struct elf_image *im = image_for_file(c, path);
+
+	if (!im->elf || (!im->eh_frame.size && !im->debug_frame.size))
+		return false;
+	*t = (struct uw_tables){ .index = im->index, .index_count = im->index_count,
+				 .eh_frame_hdr = im->eh_frame_hdr, .eh_frame = im->eh_frame,
+				 .debug_frame = im->debug_frame, .data_base = im->data_base,
+				 .module = im->key, .compiled = im->compiled };
+	*arch = image_arch(im);
+	*stats = im->compiled ? &im->compile_stats : NULL;
+	*compile_ns = im->compile_ns;
+	return true;
 }
 
 /* ---- address spaces ---- */
@@ -263,7 +366,7 @@ struct uw_space *uw_space_new(struct uw_elf_cache *cache, const struct uw_snapsh
 			.eh_frame_hdr = im->eh_frame_hdr, .eh_frame = im->eh_frame,
 			.debug_frame = im->debug_frame, .bias = bias,
 			.data_base = im->data_base, .module = m->path,
-			.pc_lo = m->start, .pc_hi = m->end,
+			.pc_lo = m->start, .pc_hi = m->end, .compiled = im->compiled,
 		};
 		mod->has_tables = im->eh_frame.size || im->eh_frame_hdr.size || im->debug_frame.size;
 		sp->nmodules++;
@@ -478,9 +581,20 @@ void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misse
 	*cie_misses = row_cache.cie_misses;
 }
 
+static unsigned long long steps_compiled, steps_full, steps_marked, steps_uncompiled;
+
+void uw_ours_step_stats(unsigned long long *compiled, unsigned long long *full,
+			unsigned long long *marked, unsigned long long *uncompiled)
+{
+	*compiled = steps_compiled;
+	*full = steps_full;
+	*marked = steps_marked;
+	*uncompiled = steps_uncompiled;
+}
+
 void uw_ours_forget_rows(void)
 {
-	if (row_cache.entries)
+	if (row_cache.state.entries)
 		uw_cache_forget_rows(&row_cache);
 }
 
@@ -490,10 +604,16 @@ int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_
 	static __thread struct uw_cursor cursor; /* ~10 KiB: keep it off the stack */
 	struct host h = { sp, s, live_pid, { false } };
 
-	if (row_cache_on && !row_cache.entries)
+	if (row_cache_on && !row_cache.state.entries)
 		uw_cache_init(&row_cache, row_cache_entries, ROW_CACHE_ENTRIES);
 	/* Its tables hold for as long as the space lives. */
 	row_cache.space = sp->id;
-	return uw_walk_snapshot(&cursor, &h.walk, s, trace_on ? &host_ops : &host_ops_untraced,
-				&h, fp_fallback, row_cache_on ? &row_cache : NULL, out, max, res);
+	int n = uw_walk_snapshot(&cursor, &h.walk, s, trace_on ? &host_ops : &host_ops_untraced,
+				 &h, fp_fallback, row_cache_on ? &row_cache : NULL, out, max, res);
+
+	steps_compiled += cursor.steps_compiled;
+	steps_full += cursor.steps_full;
+	steps_marked += cursor.steps_marked;
+	steps_uncompiled += cursor.steps_uncompiled;
+	return n;
 }

@@ -36,11 +36,26 @@ struct uw_ours_result {
    tables it reports are ELF images in the uw_elf_cache, which stay valid,
    so the cache never needs clearing here.  Off: every step parses.  */
 void uw_ours_set_row_cache(bool on);
+/* Compile each ELF file's tables when it is first read (default on), as
+   the kernel's VMA tracker does: steps then take their rows from the
+   compiled table (uw_tables.compiled).  Off: every row is parsed (or
+   found in the row cache).  Set before the first file is read. */
+void uw_ours_set_compiled(bool on);
+/* The unwind tables of the ELF file at PATH (bias 0), its architecture,
+   and, where it was compiled, the compile's statistics and time (ns);
+   false if it has none. */
+bool uw_elf_file_tables(struct uw_elf_cache *c, const char *path, struct uw_tables *t,
+			enum uw_arch *arch, const struct uw_compile_stats **stats, double *compile_ns);
 /* Pass the host's trace callback to the core (default): frames then know
    whether CFI covered the step to their caller. */
 void uw_ours_set_trace(bool on);
 void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses,
 			     unsigned long long *cie_misses);
+/* Steps of uw_ours_unwind so far by where their CFI row came from
+   (struct uw_cursor: steps_compiled, steps_full, steps_marked,
+   steps_uncompiled). */
+void uw_ours_step_stats(unsigned long long *compiled, unsigned long long *full,
+			unsigned long long *marked, unsigned long long *uncompiled);
 /* Forget the row cache's rows, keeping its tables and their parsed CIEs
    (uw_cache_forget_rows): the next unwind parses every row, as a
    sampler's step at a pc never seen, in modules seen before. */

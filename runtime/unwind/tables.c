@@ -1,0 +1,139 @@
+/* Which tables serve a pc: the ones this unwind found last, then the ones
+ * before them, then those earlier unwinds of the same space found, and
+ * only then the host's find_tables.
+ *
+ * Within an unwind, frames stay in one object for a while and alternate
+ * between two (a program's frames and libc's), so the cursor keeps the
+ * last two tables found with a pc range (uw_tables.pc_lo) and asks
+ * find_tables only when a pc leaves both.  Across unwinds, a sampler or
+ * a probe on a system call walks the same process again and again: where
+ * the host vouches that the tables it gave still hold (uw_cache.space,
+ * "Tables across unwinds" in unwind_core.h), the row cache keeps the last
+ * UW_CACHE_KEPT_TABLES of them, and an unwind of the same space looks
+ * there before it asks the host.  Here is all of that; the host's side,
+ * naming its spaces, is its own (runtime/stock/unwind.c: stp_uw_space).
+ */
+#include "uw_internal.h"
+
+/* Trade c->state.tables for the ones kept before them. */
+static void uw_tables_swap(struct uw_cursor *c)
+{
+	struct uw_tables *t = c->state.prev;
+	uint8_t reusable = c->state.prev_reusable;
+	uint64_t tag = c->state.prev_tag;
+
+	c->state.prev = c->state.tables;
+	c->state.prev_reusable = c->state.tables_reusable;
+	c->state.prev_tag = c->state.tables_tag;
+	c->state.tables = t;
+	c->state.tables_reusable = reusable;
+	c->state.tables_tag = tag;
+}
+
+/* The kept tables are of cache->space from here on: those of another
+ * space are forgotten. */
+static void uw_tables_kept_enter(struct uw_cache *cache)
+{
+	if (cache->state.kept.space == cache->space)
+		return;
+	cache->state.kept.space = cache->space;
+	uw_kept_tables_forget(&cache->state.kept);
+}
+
+/* c->state.tables, just found by find_tables with a pc range: kept for
+ * later unwinds of the cache's space, with slot, their tag's.  This and
+ * the helpers below are not inlined: their frames stay off the kernel
+ * stack budget's deepest chain, the host's find_tables (unwind_core.h). */
+static __attribute__((__noinline__)) void
+uw_tables_keep(struct uw_cursor *c, uint32_t slot)
+{
+	struct uw_kept_tables *k = &c->cache->state.kept;
+	struct uw_kept_tables_entry *e;
+
+	uw_tables_kept_enter(c->cache);
+	e = &k->entry[k->next];
+	e->tables = *c->state.tables;
+	e->tag = c->state.tables_tag;
+	e->slot = slot;
+	e->arch = (uint32_t)c->arch;
+	if (k->count <= k->next)
+		k->count = k->next + 1;
+	k->next = (k->next + 1) % UW_CACHE_KEPT_TABLES;
+}
+
+/* Tables an earlier unwind of the cache's space found for lookup, into
+ * c->state.tables with their tag.  1 = found. */
+static __attribute__((__noinline__)) int
+uw_tables_kept_find(struct uw_cursor *c, uint64_t lookup)
+{
+	struct uw_cache *cache = c->cache;
+	struct uw_kept_tables_entry *e;
+	uint32_t i;
+
+	if (!cache || !cache->space)
+		return 0;
+	uw_tables_kept_enter(cache);
+	/* bound: count <= UW_CACHE_KEPT_TABLES */
+	for (i = 0; i < cache->state.kept.count; i++) {
+		e = &cache->state.kept.entry[i];
+		if (e->arch != (uint32_t)c->arch ||
+		    !uw_tables_cover(&e->tables, lookup))
+			continue;
+		*c->state.tables = e->tables;
+		/* A use of their tag, as a lookup would count it; or, if it
+		 * was taken for others meanwhile, a new one, as find_tables'
+		 * answer would get. */
+		uw_rowcache_use_tag(c, &e->tag, &e->slot);
+		return 1;
+	}
+	return 0;
+}
+
+/* find_tables found nothing: c->state.tables keep only why (unreadable,
+ * with its module) for the stop report. */
+static __attribute__((__noinline__)) int uw_tables_none(struct uw_cursor *c)
+{
+	uint64_t unreadable = c->state.tables->unreadable;
+	const char *module = unreadable ? c->state.tables->module : NULL;
+
+	*c->state.tables = (struct uw_tables){ .module = module,
+					       .unreadable = unreadable };
+	c->state.tables_reusable = 0;
+	c->state.tables_tag = 0;
+	return -1;
+}
+
+/* find_tables found c->state.tables: their tag, and kept across unwinds
+ * if they have a pc range. */
+static __attribute__((__noinline__)) void uw_tables_found(struct uw_cursor *c)
+{
+	uint32_t slot;
+
+	c->state.tables->unreadable = 0;
+	c->state.tables_reusable =
+		c->state.tables->pc_hi > c->state.tables->pc_lo;
+	slot = uw_rowcache_tag_tables(c);
+	if (c->cache && c->cache->space && c->state.tables_reusable)
+		uw_tables_keep(c, slot);
+}
+
+UW_INTERNAL int uw_tables_find(struct uw_cursor *c, uint64_t lookup)
+{
+	if (c->state.prev_reusable && uw_tables_cover(c->state.prev, lookup)) {
+		uw_tables_swap(c);
+		return 0;
+	}
+	/* The current tables, if reusable, become the ones before; the
+	 * lookup fills the storage of those kept before them. */
+	if (c->state.tables_reusable)
+		uw_tables_swap(c);
+	if (uw_tables_kept_find(c, lookup)) {
+		c->state.tables_reusable = 1;
+		return 0;
+	}
+	if (c->state.ops->find_tables(c->state.host, lookup,
+				      c->state.tables) != 0)
+		return uw_tables_none(c);
+	uw_tables_found(c);
+	return 0;
+}
