@@ -71,7 +71,10 @@
  *     "uprobe_unregister", which no longer exists, at every module's init,
  *     and its inode uprobes do not build: runtime/stock/linux/uprobes-inode.c.
  * What stock is told, and which of its calls the adapters rename to
- * theirs: stap-unwind/overrides.h. */
+ * theirs: stap-unwind/overrides.h.  Where the fault is stock's translator
+ * rather than its runtime (a tracepoint query that redefines the kernel's
+ * COUNT_ARGS(): STP_UW_KF_TRACEPOINT_WIDE_COUNT_ARGS), the fix is a kbuild
+ * option that kfeatures.sh gives the wrapper, not code here. */
 #if defined(STP_UW_KF_TASK_WORK_CANCEL_FUNC) && !STP_UW_STOCK_TASK_WORK_CANCEL_FUNC
 #define STP_UW_TASK_WORK_CANCEL_ADAPTER 1
 #endif
