@@ -43,7 +43,7 @@
 
 /* for_each_vma(): the VMA iterator over the maple tree (Linux 6.1).
  * Without it, the VMAs are walked with find_vma() from one end to the
- * next (stap-unwind/vma_map.c). */
+ * next (stap-unwind/vma_rescan.c). */
 #if defined(for_each_vma) && !defined(STP_UW_NO_FOR_EACH_VMA)
 #define STP_UW_HAVE_FOR_EACH_VMA 1
 #endif

@@ -13,7 +13,7 @@
 struct uw_index_entry;		/* the unwinder core's (unwind_core.h) */
 
 /* A sorted index of the FDEs of an object's .eh_frame that no
- * .eh_frame_hdr searches (vma_map.c, stp_uw_obj_index), and the link-time
+ * .eh_frame_hdr searches (vma_object.c, stp_uw_obj_index), and the link-time
  * [eh_frame, eh_frame + eh_frame_size) it indexes. */
 struct stp_uw_eh_index {
 	const struct uw_index_entry *entries;

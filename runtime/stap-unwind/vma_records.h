@@ -1,0 +1,86 @@
+/* stap-unwind: the VMA tracking's records, and the limits on them.
+ *
+ * Objects (one per mapped file, shared by every process that maps it),
+ * snapshots (one process's executable file mappings, immutable once
+ * published) and process records (tgid, mm, the current snapshot).  Who
+ * creates and frees each, and when, is in vma_map.c's top comment; the
+ * limits below are the ones it describes (stap -DNAME=N sets each).
+ * Included by each part of the tracking (vma_map.c lists them).
+ */
+#ifndef STP_UW_VMA_RECORDS_H
+#define STP_UW_VMA_RECORDS_H
+
+#include "stap-unwind/vma_map.h"
+
+#ifndef STP_UW_VMA_MAX_BYTES
+#define STP_UW_VMA_MAX_BYTES	(16UL << 20)
+#endif
+#ifndef STP_UW_VMA_MAX_MAPS
+#define STP_UW_VMA_MAX_MAPS	1024
+#endif
+#ifndef STP_UW_VMA_HASH_BITS
+#define STP_UW_VMA_HASH_BITS	10
+#endif
+#define STP_UW_VMA_HASH_SIZE	(1U << STP_UW_VMA_HASH_BITS)
+#ifndef STP_UW_VMA_INDEX_MAX		/* bytes of .eh_frame read to index it */
+#define STP_UW_VMA_INDEX_MAX	(16UL << 20)
+#endif
+#ifndef STP_UW_VMA_PREFAULT_MAX
+#define STP_UW_VMA_PREFAULT_MAX	(8UL << 20)
+#endif
+#ifndef STP_UW_VMA_MISS_SLOTS
+#define STP_UW_VMA_MISS_SLOTS	16
+#endif
+#ifndef STP_UW_VMA_MISS_INTERVAL
+#define STP_UW_VMA_MISS_INTERVAL	HZ
+#endif
+
+/* One mapped file, shared by every process that maps it. */
+struct stp_uw_obj {
+	struct hlist_node hnode;	/* stp_uw_obj_hash; writers only */
+	struct rcu_head rcu;
+	dev_t dev;
+	unsigned long ino;
+	s64 ctime_sec;
+	long ctime_nsec;
+	unsigned refs;			/* snapshot entries using it */
+	int elf;			/* 1: ELF headers read; delta valid */
+	unsigned long delta;		/* p_vaddr - p_offset of the first
+					 * PT_LOAD: bias = base - delta */
+	unsigned long ehf_lo, ehf_hi;	/* link-time [lo, hi) of the PT_LOAD
+					 * holding PT_GNU_EH_FRAME; 0,0: none */
+	unsigned build_id_len;
+	unsigned char build_id[STP_UW_BUILD_ID_MAX];
+	/* An .eh_frame that no .eh_frame_hdr searches: its FDEs, sorted
+	 * (stp_uw_obj_index; one kvmalloc with the entries after it).
+	 * NULL: none needed, or none could be made. */
+	struct stp_uw_eh_index *index;
+	size_t charged;
+	char path[];			/* NUL-terminated, exact length */
+};
+
+struct stp_uw_map {
+	unsigned long start, end, pgoff, base;
+	struct stp_uw_obj *obj;
+};
+
+/* Immutable once published. */
+struct stp_uw_snap {
+	struct rcu_head rcu;
+	unsigned long generation;
+	size_t charged;
+	unsigned n;
+	struct stp_uw_map map[];	/* sorted by start, disjoint */
+};
+
+struct stp_uw_proc {
+	struct hlist_node hnode;	/* stp_uw_proc_hash (RCU) */
+	struct rcu_head rcu;
+	pid_t tgid;
+	struct mm_struct *mm;		/* identity only, never dereferenced */
+	struct stp_uw_snap __rcu *snap;
+	unsigned long miss_asked;	/* jiffies of the last rescan asked for
+					 * on a miss (stp_uw_vma_missed); 0 none */
+};
+
+#endif /* STP_UW_VMA_RECORDS_H */
