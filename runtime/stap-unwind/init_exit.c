@@ -27,16 +27,12 @@
 #include <linux/rcupdate.h>
 #include "stap-unwind/init_exit.h"
 #include "stap-unwind/vma_map.h"
+#include "stap-unwind/usym.h"
 #include "stap-unwind/dmod_index.h"
 #ifdef STP_NEED_UNWIND_DATA
 #include "stap-unwind/udefer.h"
 #include "stap-unwind/ustack_snapshot.h"
 #endif
-
-/* The naming of user addresses: -d symbol sizes, .dynsym name cache
- * (stap-unwind/usym.c). */
-static int stp_uw_usym_init(void);
-static void stp_uw_usym_exit(void);
 
 /* Stock's own _stp_vma_init() and _stp_vma_done(), renamed
  * (stap-unwind/overrides.h, VMA_C): its map of the -d modules. */

@@ -13,7 +13,7 @@
  * longer one is printed cut).
  *
  * What stock's tables name stays as stock prints it; everything else is
- * named here, in the forms of user frames (stp_uw_sym_format, usym.c)
+ * named here, in the forms of user frames (stp_uw_sym_format, usym_print.c)
  * with "kernel" for the core image's module name.  A kernel stack's pcs,
  * and so its stack id, do not depend on how it is named.
  *
@@ -82,7 +82,7 @@ static int stp_uw_ksym_lookup(unsigned long addr, char *buf,
 	return 0;
 }
 
-/* _stp_snprint_addr for a kernel address (usym.c routes them here). */
+/* _stp_snprint_addr for a kernel address (usym_print.c routes them here). */
 static int stp_uw_ksym_snprint(char *str, size_t len, unsigned long address,
 			       int flags, struct context *c)
 {

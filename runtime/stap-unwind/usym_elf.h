@@ -4,7 +4,7 @@
  * probe context.
  *
  * The sources: a file (stp_uw_file_read: kernel_read, process context;
- * vma_object.c's build-ids and bias, usym.c's -d symbol sizes) and the
+ * vma_object.c's build-ids and bias, usym_dmod.c's -d symbol sizes) and the
  * current process's memory (stp_uw_uelf_read: stp_uw_uread of a checked
  * range, probe context; the names of objects without -d data).
  *
