@@ -79,7 +79,7 @@ static void stp_uw_defer_print(struct context *c, struct stp_uw_defer *d)
 
 	_stp_printf("<deferred ubacktrace #%lu of %s[%d]>\n", d->seq,
 		    current->comm, task_pid_nr(current));
-	for (n = 0; n < d->depth; n++)
+	for (n = 0; n < d->depth; n++)	/* bound: d->depth <= MAXBACKTRACE */
 		stp_uw_print_addr(d->pc[n], stp_uw_frame_sym_flags(flags, n),
 				current, c);
 	stp_uw_stop_print(&d->stop, flags);
@@ -125,6 +125,7 @@ static void stp_uw_defer_fn(struct task_work *work)
 		stp_uw_defer_print_why(d, "exec'd first");
 		goto out;
 	}
+	/* bound: STP_UW_DEFER_MAX_FAULTS + 1 walks */
 	for (tries = 0; tries <= STP_UW_DEFER_MAX_FAULTS; tries++) {
 		if (atomic_read(&stp_uw_defer_closing))
 			goto out;
@@ -178,7 +179,7 @@ static unsigned long stp_uw_defer_maybe(struct context *c, int sym_flags)
 	regs = _stp_get_uregs(c);
 	if (!regs || uc->info.entry == STP_UW_ENTRY_NONE)
 		return 0;
-	for (i = 0; i < STP_UW_DEFER_SLOTS; i++) {
+	for (i = 0; i < STP_UW_DEFER_SLOTS; i++) {	/* bound: STP_UW_DEFER_SLOTS */
 		if (atomic_cmpxchg(&stp_uw_defer_slots[i].state, STP_UW_DEFER_FREE,
 				   STP_UW_DEFER_QUEUED) == STP_UW_DEFER_FREE) {
 			d = &stp_uw_defer_slots[i];
@@ -213,13 +214,15 @@ static void stp_uw_defer_exit(void)
 
 	atomic_set(&stp_uw_defer_closing, 1);
 	synchronize_rcu();	/* probe handlers still running (preemption off) */
-	for (i = 0; i < STP_UW_DEFER_SLOTS; i++) {
+	for (i = 0; i < STP_UW_DEFER_SLOTS; i++) {	/* bound: STP_UW_DEFER_SLOTS */
 		struct stp_uw_defer *d = &stp_uw_defer_slots[i];
 		struct task_struct *task;
 
 		/* Cancelling takes the first queued work of ours on that
 		 * task, which may be another slot's: free whichever it was,
-		 * until this slot is no longer queued. */
+		 * until this slot is no longer queued.  bound: each turn but
+		 * the last frees a queued slot, and no slot is queued again
+		 * (closing is set): STP_UW_DEFER_SLOTS turns in all. */
 		do {
 			struct task_work *w = NULL;
 
@@ -234,6 +237,8 @@ static void stp_uw_defer_exit(void)
 				put_task_struct(task);
 		} while (task);
 	}
+	/* bound: the works that were running finish; closing makes each
+	 * stop before its next walk (at most STP_UW_DEFER_MAX_FAULTS + 1). */
 	while (atomic_read(&stp_uw_defer_busy))
 		msleep(10);
 }
