@@ -76,7 +76,7 @@ tmp=$(sed -n 's/^Keeping temporary directory "\(.*\)"$/\1/p' "$work/stap.err")
 mv "$tmp" "$work/build"
 
 # The runtime's indirect calls below uw_step: the host's callbacks
-# (stp_uw_ops), the table sources in order, the ELF reader's read source
+# (stp_uw_ops: stap-unwind/uretprobe.c's return_address too), the table sources in order, the ELF reader's read source
 # (the process's memory through read_mem; usym_elf.h's two are also
 # reached by name); the CFI walk's two visitors (a scan's, an index
 # build's); no trace hook.  Below the naming of user addresses
@@ -89,6 +89,7 @@ if python3 "$here/unwind/kbuild/stack_budget.py" --frame-limit 512 \
 	--src / --src "$overlay" \
 	--indirect find_tables=stp_uw_find_tables \
 	--indirect read_mem=stp_uw_read_mem \
+	--indirect return_address=stp_uw_return_address \
 	--indirect stp_uw_table_sources=stp_uw_tables_vdso,stp_uw_tables_dmod,stp_uw_tables_tracked,stp_uw_tables_stock_map \
 	--indirect read=uw_elfmem_read_host,stp_uw_uelf_read,stp_uw_file_read \
 	--indirect trace= \
