@@ -36,10 +36,14 @@ shift
 # older kernel: only those that are its interface (a changed signature
 # cannot be left out), and the preprocessor's seen as absent.
 kflags=$(sh "$here/kfeatures.sh" "$rel") || exit 1
+# The host's return-address hook: stap-unwind/uretprobe.c's, where the
+# kernel's uretprobe instances are readable.
+retaddr=stp_uw_return_address
 if [ $old = yes ]; then
-	kflags="$(echo " $kflags " | sed 's/ -DSTP_UW_KF_\(MMAP_LOCK_SPECULATE\|MM_LOCK_SEQCOUNT\|WQ_PERCPU\)\b//g')"
+	kflags="$(echo " $kflags " | sed 's/ -DSTP_UW_KF_\(MMAP_LOCK_SPECULATE\|MM_LOCK_SEQCOUNT\|WQ_PERCPU\|URETPROBE_INSTANCES\)\b//g')"
 	kflags="$kflags -DSTP_UW_NO_FOR_EACH_VMA -DSTP_UW_NO_ACCESS_OK"
 fi
+case " $kflags " in *" -DSTP_UW_KF_URETPROBE_INSTANCES "*) ;; *) retaddr= ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A user backtrace, its stop reason and deferral: every unwinder entry;
@@ -76,10 +80,10 @@ tmp=$(sed -n 's/^Keeping temporary directory "\(.*\)"$/\1/p' "$work/stap.err")
 mv "$tmp" "$work/build"
 
 # The runtime's indirect calls below uw_step: the host's callbacks
-# (stp_uw_ops), the table sources in order, the ELF reader's read source
-# (the process's memory through read_mem; usym_elf.h's two are also
-# reached by name); the CFI walk's two visitors (a scan's, an index
-# build's); no trace hook.  Below the naming of user addresses
+# (stp_uw_ops; return_address where the kernel has it), the table
+# sources in order, the ELF reader's read source (the process's memory
+# through read_mem; usym_elf.h's two are also reached by name); the CFI
+# walk's two visitors (a scan's, an index build's); no trace hook.  Below the naming of user addresses
 # (stp_uw_snprint_addr, stp_uw_usym_lookup), stock's printing: a kernel
 # function behind ibt_wrapper (not in the graph, as copy_from_user_nofault
 # is not) and the relay transport's sub-buffer callback.
@@ -89,6 +93,7 @@ if python3 "$here/unwind/kbuild/stack_budget.py" --frame-limit 512 \
 	--src / --src "$overlay" \
 	--indirect find_tables=stp_uw_find_tables \
 	--indirect read_mem=stp_uw_read_mem \
+	--indirect return_address=$retaddr \
 	--indirect stp_uw_table_sources=stp_uw_tables_vdso,stp_uw_tables_dmod,stp_uw_tables_tracked,stp_uw_tables_stock_map \
 	--indirect read=uw_elfmem_read_host,stp_uw_uelf_read,stp_uw_file_read \
 	--indirect trace= \

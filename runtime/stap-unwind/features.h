@@ -82,6 +82,13 @@
 #define STP_UW_UPROBE_HANDLE_ADAPTER 1
 #endif
 
+/* A task's uretprobe return instances and the trampoline's address
+ * (STP_UW_KF_URETPROBE_INSTANCES: struct return_instance and
+ * uprobe_get_trampoline_vaddr() in <linux/uprobes.h>, Linux 6.12 and
+ * later): user stacks go on through a return probe's trampoline, with the
+ * real return address of each hijacked slot; without it (Linux 6.1) they
+ * end at the trampoline.  stap-unwind/uretprobe.c. */
+
 /* The stock names of the unwinder's per-probe types: SystemTap 5.6 renamed
  * them (struct stp_unwind_context, stp_unwind_cache) when Linux 6.17 took
  * the old ones for its own; the overlay uses the new names, which mean the

@@ -33,6 +33,7 @@
 #include "stap-unwind/ustop.h"
 #include "stap-unwind/udefer.h"
 #include "stap-unwind/ustack_snapshot.h"
+#include "stap-unwind/uretprobe.h"
 
 #if !defined(__x86_64__)
 #error "stap-unwind: stack.c supports x86_64 kernels only"
@@ -73,6 +74,7 @@ static int _stp_init_stack(void)
 {
 	stp_uw_save_regs_fn = (void *)kallsyms_lookup_name("stack_trace_save_regs");
 	stp_uw_save_tsk_fn = (void *)kallsyms_lookup_name("stack_trace_save_tsk");
+	stp_uw_uretprobe_init();	/* stap-unwind/uretprobe.c */
 	dbug_unwind(1, "stack_trace_save_regs at %lx, stack_trace_save_tsk at %lx\n",
 		    (unsigned long)stp_uw_save_regs_fn,
 		    (unsigned long)stp_uw_save_tsk_fn);

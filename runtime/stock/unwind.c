@@ -23,6 +23,7 @@
 #include "stap-unwind/entry_x86.h"
 #include "stap-unwind/vma_map.h"
 #include "stap-unwind/user_walk.h"
+#include "stap-unwind/uretprobe.c"
 
 #include <linux/elf.h>
 
@@ -468,6 +469,7 @@ static int stp_uw_find_tables(void *h, uint64_t pc64, struct uw_tables *out)
 static const struct uw_host_ops stp_uw_ops = {
 	.read_mem = stp_uw_read_mem,
 	.find_tables = stp_uw_find_tables,
+	.return_address = STP_UW_RETURN_ADDRESS,	/* stap-unwind/uretprobe.c */
 };
 
 static void stp_uw_row_cache_clear(struct stp_unwind_context *uc)

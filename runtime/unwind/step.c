@@ -676,6 +676,23 @@ UW_API int uw_step(struct uw_cursor *c)
 		uw_fail(c, UW_STOP_END_OF_STACK, 0);
 		return uw_step_stopped(c);
 	}
+	/* A trampoline in place of the return address (a uretprobe's):
+	 * the host knows the address it stands for, by the stack slot it
+	 * was read from.  The real address is then checked as any other. */
+	if (!f->signal && c->state.ops->return_address) {
+		uint64_t real = ra;
+		int t = c->state.ops->return_address(c->state.host, ra,
+			(f->cfa - ad->addr_size) & ad->addr_mask, &real);
+
+		if (t < 0) {
+			uw_fail(c, UW_STOP_TRAMPOLINE, ra);
+			return uw_step_stopped(c);
+		}
+		if (t > 0) {
+			ra = real & ad->addr_mask;
+			f->regs->val[ad->ra_reg] = ra;
+		}
+	}
 	/* After a signal frame the pc is where the signal came, not a
 	 * return address.  Below min_code nothing can be code (Linux maps
 	 * nothing under mmap_min_addr), so a return address there is some

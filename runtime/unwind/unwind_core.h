@@ -251,6 +251,17 @@ struct uw_host_ops {
 	int (*find_tables)(void *host, uint64_t pc, struct uw_tables *out);
 	/* Optional (may be NULL): observation hook for debugging and tests. */
 	void (*trace)(void *host, enum uw_trace_event ev, uint64_t a, uint64_t b);
+	/* Optional (may be NULL): is ra, the caller's pc a step read from
+	 * the stack word at slot (the word below the CFA, where a call put
+	 * it), a trampoline standing in for the real return address?
+	 * Linux's uretprobes replace a probed function's return address
+	 * with one, and keep the real one (and the slot) per task.  0: ra
+	 * is no trampoline; 1: it is, and *real is the return address it
+	 * stands for (checked as any other); < 0: it is, and the real
+	 * return address is not known: the step stops with
+	 * UW_STOP_TRAMPOLINE.  Not asked after a signal frame. */
+	int (*return_address)(void *host, uint64_t ra, uint64_t slot,
+			      uint64_t *real);
 };
 
 /* ------------------------------------------------------------------ */
@@ -289,7 +300,11 @@ struct uw_host_ops {
 	X(BAD_RETURN_ADDRESS, 9, "bad return address", "bad_return_address", "ra", HEX) \
 	/* the unwind's work budget (cursor->max_work) is spent; addr = \
 	 * the units spent */						\
-	X(WORK_LIMIT,     10, "work limit",        "work_limit",         "units",  DEC)
+	X(WORK_LIMIT,     10, "work limit",        "work_limit",         "units",  DEC) \
+	/* the caller's pc is a return trampoline (a uretprobe's) whose	\
+	 * real return address the host could not find; addr = the	\
+	 * trampoline's address, which is not reported as a frame */	\
+	X(TRAMPOLINE,     11, "unresolved return trampoline", "return_trampoline", "ra", HEX)
 
 enum uw_stop_reason {
 #define UW_STOP_ENUM(name, code, text, id, key, form) UW_STOP_##name = code,

@@ -95,7 +95,28 @@ static void fake_trace(void *host, enum uw_trace_event ev, uint64_t a, uint64_t 
 		trace_fp_seen = 1;
 }
 
-static const struct uw_host_ops ops = { fake_read, fake_find, fake_trace };
+static const struct uw_host_ops ops = { fake_read, fake_find, fake_trace, NULL };
+
+/* A host that knows one trampoline (a uretprobe's, say) at TRAMP_ADDR +
+ * 0x30, standing for ret_real when read from the slot ret_slot: what the
+ * core passes it, and what it answers. */
+static uint64_t ret_slot, ret_real, ret_asked_slot;
+static int ret_asked;
+
+static int fake_return_address(void *host, uint64_t ra, uint64_t slot, uint64_t *real)
+{
+	(void)host;
+	ret_asked++;
+	ret_asked_slot = slot;
+	if (ra != TRAMP_ADDR + 0x30)
+		return 0;
+	if (slot != ret_slot)
+		return -1;
+	*real = ret_real;
+	return 1;
+}
+
+static const struct uw_host_ops ret_ops = { fake_read, fake_find, fake_trace, fake_return_address };
 
 static void st_put(uint64_t addr, uint64_t v, int size)
 {
@@ -222,6 +243,56 @@ static void test_basic_x86_64(void)
 	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
 	CHECK("x86_64 basic: pc outside FDEs", uw_step(&cur) == 0 &&
 	      cur.stop.reason == UW_STOP_NO_UNWIND_DATA && cur.stop.module && !strcmp(cur.stop.module, "test"));
+}
+
+/* The host's return_address: a trampoline in place of the return address
+ * is replaced by the address the host keeps for its slot (the word below
+ * the CFA); one it cannot resolve stops the walk with UW_STOP_TRAMPOLINE,
+ * the trampoline not reported as a frame. */
+static void test_return_trampoline(void)
+{
+	static const uint8_t ins[] = {
+		0x41, 0x0e, 16, 0x86, 2,	/* adv 1; cfa_off 16; rbp@cfa-16 */
+		0x43, 0x0d, 6,			/* adv 3; cfa_reg rbp */
+	};
+	struct uw_regs r;
+	uint64_t sp = STACK_ADDR + 0x200;
+
+	reset();
+	mod64(ins, sizeof(ins));
+	tramp_mem[0x2b] = 0xe8;
+	regs64(&r, CODE_ADDR + 0x105, sp);
+	r.val[UW_X86_64_RBP] = sp;
+	r.defined |= UW_REG_BIT(UW_X86_64_RBP);
+	st_put(sp, 0x5a7ed, 8);
+	st_put(sp + 8, TRAMP_ADDR + 0x30, 8);
+	ret_slot = sp + 8;
+	ret_real = CODE_ADDR + 0x208;
+	ret_asked = 0;
+	uw_init(&cur, UW_ARCH_X86_64, &ret_ops, NULL, &r);
+	CHECK("trampoline: step ok", uw_step(&cur) == 1);
+	CHECK("trampoline: asked with the slot below the CFA", ret_asked == 1 && ret_asked_slot == sp + 8);
+	CHECK("trampoline: caller pc is the real return address", uw_pc(&cur) == CODE_ADDR + 0x208);
+	CHECK("trampoline: caller sp = cfa", uw_sp(&cur) == sp + 16);
+
+	/* Another slot: the host cannot resolve it. */
+	ret_slot = sp + 0x40;
+	regs64(&r, CODE_ADDR + 0x105, sp);
+	r.val[UW_X86_64_RBP] = sp;
+	r.defined |= UW_REG_BIT(UW_X86_64_RBP);
+	uw_init(&cur, UW_ARCH_X86_64, &ret_ops, NULL, &r);
+	CHECK("trampoline unresolved: stops", uw_step(&cur) == 0);
+	CHECK("trampoline unresolved: TRAMPOLINE at the frame, addr = the trampoline",
+	      cur.stop.reason == UW_STOP_TRAMPOLINE && cur.stop.pc == CODE_ADDR + 0x105 &&
+	      cur.stop.addr == TRAMP_ADDR + 0x30 && cur.depth == 0);
+	CHECK("trampoline unresolved: named", !strcmp(uw_stop_reason_id(cur.stop.reason), "return_trampoline"));
+
+	/* Without the hook, the trampoline is a frame as before. */
+	regs64(&r, CODE_ADDR + 0x105, sp);
+	r.val[UW_X86_64_RBP] = sp;
+	r.defined |= UW_REG_BIT(UW_X86_64_RBP);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	CHECK("trampoline without the hook: a frame", uw_step(&cur) == 1 && uw_pc(&cur) == TRAMP_ADDR + 0x30);
 }
 
 static void test_cfa_insns(void)
@@ -1792,6 +1863,7 @@ static void test_index(void)
 int main(void)
 {
 	test_basic_x86_64();
+	test_return_trampoline();
 	test_cfa_insns();
 	test_expressions();
 	test_encodings();

@@ -90,7 +90,7 @@ static int target_find(void *host, uint64_t pc, struct uw_tables *out)
 	return 0;
 }
 
-static const struct uw_host_ops ops = { target_read, target_find, NULL };
+static const struct uw_host_ops ops = { target_read, target_find, NULL, NULL };
 
 static void reset(void)
 {

@@ -84,7 +84,7 @@ static int self_find(void *host, uint64_t pc, struct uw_tables *out)
 	return a.found ? 0 : -1;
 }
 
-static const struct uw_host_ops self_ops = { self_read, self_find, NULL };
+static const struct uw_host_ops self_ops = { self_read, self_find, NULL, NULL };
 
 #define MAXF 64
 static void *bt[MAXF];

@@ -71,7 +71,7 @@ static int fz_find(void *hp, uint64_t pc, struct uw_tables *out)
 	return 0;
 }
 
-static const struct uw_host_ops fz_ops = { fz_read, fz_find, NULL };
+static const struct uw_host_ops fz_ops = { fz_read, fz_find, NULL, NULL };
 
 /* The same tables compiled (runtime/unwind/compile.c), where the core
  * compiles them: local sections, searched by their header's table or, if

@@ -185,7 +185,7 @@ static int fz_find(void *hp, uint64_t pc, struct uw_tables *out)
 	return 0;
 }
 
-static const struct uw_host_ops fz_ops = { fz_mem_read, fz_find, NULL };
+static const struct uw_host_ops fz_ops = { fz_mem_read, fz_find, NULL, NULL };
 
 /* After one reader call: its reads within max_reads, counted by the
  * reader as the callback saw them, none after a failed one, and a failure

@@ -71,7 +71,7 @@ static int host_find(void *arg, uint64_t pc, struct uw_tables *out)
 	return 0;
 }
 
-static const struct uw_host_ops ops = { host_read, host_find, NULL };
+static const struct uw_host_ops ops = { host_read, host_find, NULL, NULL };
 
 /* One step's outcome, all a caller can see of it. */
 struct outcome {

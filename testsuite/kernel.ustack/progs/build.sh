@@ -29,6 +29,7 @@
 #   lastcall     lastcall-m64 (functions in source order, unpadded, -no-pie:
 #                see its head)
 #   ureadbuf     ureadbuf-ABI                           ureadbuf.c
+#   uret         uret-VARIANT                           uret.c
 #   upstream     upstream/...: SystemTap's own test cases' programs
 #                (upstream/*.c); needs -r RUNDIR, the guest directory they
 #                run from (their rpath): uprobes do not fire in files on the
@@ -212,6 +213,11 @@ build_ureadbuf() {
 	done
 }
 
+build_uret() {
+	one() { gcc $1 -g -Wall -Werror -o "$out/uret-$2" "$here/uret.c"; built="$built uret-$2"; }
+	for_each_variant one
+}
+
 # sepdebug FILE: debuginfo moved to FILE.debug, found through a debuglink.
 sepdebug() {
 	objcopy --only-keep-debug "$1" "$1.debug"
@@ -262,7 +268,7 @@ for set in "$@"; do	# bound: the sets named
 	built=
 	case $set in
 	ustack | stripped | nod | stop | dframe | dswap | hostile | soak | snapthreads | \
-	profile | tools | lastcall | ureadbuf)
+	profile | tools | lastcall | ureadbuf | uret)
 		"build_$set"
 		echo "built:$built"
 		;;

@@ -1,0 +1,123 @@
+/* stap-unwind: user stacks through uretprobe trampolines.
+ *
+ * A uretprobe (probe process(...).function(...).return) replaces the
+ * return address of each call of its function, on the user stack, with
+ * the address of a trampoline in the task's "[uprobes]" page (the xol
+ * area), and keeps what it replaced in the task's list of return
+ * instances, newest first: current->utask->return_instances, one struct
+ * return_instance per live call, with orig_ret_vaddr (the real return
+ * address) and stack (the stack pointer at the function's entry, which is
+ * the address of the return address's slot: kernel/events/uprobes.c,
+ * prepare_uretprobe(), and arch/x86/kernel/uprobes.c,
+ * arch_uretprobe_hijack_return_addr(), which reads and writes the word
+ * at regs->sp, 8 bytes for a 64-bit task, 4 for an i386 one).  A chained
+ * instance (a probed function tail-called by another) holds the real
+ * address already.
+ *
+ * The unwinder's step asks (uw_host_ops.return_address) whether the
+ * caller's pc it read from the slot below the CFA is the trampoline; if
+ * so, the instance whose stack is that slot gives the real one, so that
+ * recursion (several instances of one function) maps each frame to its
+ * own call.  Every reader of user stacks (print_ubacktrace(), ubacktrace(),
+ * deferred stacks, snapshots, the tools) walks through here.
+ *
+ * The trampoline's address is uprobe_get_trampoline_vaddr() (the first
+ * slot of the xol area of current->mm; unexported: from kallsyms at
+ * module init, stack.c), which does not exist in Linux 6.1.  Where it or
+ * the instances cannot be read (stap-unwind/features.h,
+ * STP_UW_KF_URETPROBE_INSTANCES), the walk ends at the trampoline as it
+ * did before.  Otherwise a trampoline with no instance of its slot, or on
+ * a task other than current (another thread's list may change under the
+ * reader: snapshots of other threads), stops the walk with
+ * UW_STOP_TRAMPOLINE ("return_trampoline") instead of reporting it as a
+ * frame.
+ */
+#ifndef STP_UW_URETPROBE_C
+#define STP_UW_URETPROBE_C
+
+#include <linux/uaccess.h>
+#include <linux/uprobes.h>
+#include "stap-unwind/uretprobe.h"
+#include "unwind/unwind.h"	/* struct stp_uw_host */
+#include "stap-unwind/features.h"	/* ibt_wrapper */
+
+#ifdef STP_UW_KF_URETPROBE_INSTANCES
+
+/* The kernel keeps at most MAX_URETPROBE_DEPTH (64) instances per task
+ * (kernel/events/uprobes.c: deeper calls are not hijacked); a list longer
+ * than this is not one to trust. */
+#define STP_UW_URETPROBE_MAX 64
+
+static __typeof__(uprobe_get_trampoline_vaddr) *stp_uw_uretprobe_tramp_fn;
+
+static void stp_uw_uretprobe_init(void)
+{
+	stp_uw_uretprobe_tramp_fn =
+		(void *)kallsyms_lookup_name("uprobe_get_trampoline_vaddr");
+}
+
+/* The real return address of the uretprobe instance of current whose
+ * hijacked slot is slot; 0 and *real, or -1. */
+static int stp_uw_uretprobe_instance(unsigned long slot, uint64_t *real)
+{
+	struct uprobe_task *utask = READ_ONCE(current->utask);
+	struct return_instance *ri;
+	unsigned i;
+
+	if (!utask)
+		return -1;
+	ri = READ_ONCE(utask->return_instances);
+	/* Current's own list, which only current changes (never while this
+	 * probe runs on it but from inside the uprobes code a probe may
+	 * hit): every read is a nofault read all the same.
+	 * bound: STP_UW_URETPROBE_MAX instances */
+	for (i = 0; ri && i < STP_UW_URETPROBE_MAX; i++) {
+		unsigned long stack, orig;
+		struct return_instance *next;
+
+		if (copy_from_kernel_nofault(&stack, &ri->stack, sizeof(stack))
+		    || copy_from_kernel_nofault(&orig, &ri->orig_ret_vaddr,
+						sizeof(orig))
+		    || copy_from_kernel_nofault(&next, &ri->next, sizeof(next)))
+			return -1;
+		if (stack == slot) {
+			*real = orig;
+			return 0;
+		}
+		ri = next;
+	}
+	return -1;
+}
+
+/* uw_host_ops.return_address (stp_uw_ops, unwind.c). */
+static int stp_uw_return_address(void *h, uint64_t ra, uint64_t slot,
+				 uint64_t *real)
+{
+	struct stp_uw_host *host = h;
+	unsigned long tramp;
+
+	if (!stp_uw_uretprobe_tramp_fn || !current->mm
+	    || host->task->mm != current->mm)
+		return 0;
+	/* -1 where the mm has no xol area (no uprobe hit yet). */
+	tramp = ibt_wrapper(unsigned long, (*stp_uw_uretprobe_tramp_fn)());
+	if (tramp == -1UL || ra != tramp)
+		return 0;
+	if (host->task != current)
+		return -1;
+	return stp_uw_uretprobe_instance((unsigned long)slot, real) == 0 ? 1 : -1;
+}
+
+#define STP_UW_RETURN_ADDRESS stp_uw_return_address
+
+#else /* !STP_UW_KF_URETPROBE_INSTANCES */
+
+static void stp_uw_uretprobe_init(void)
+{
+}
+
+#define STP_UW_RETURN_ADDRESS NULL
+
+#endif /* STP_UW_KF_URETPROBE_INSTANCES */
+
+#endif /* STP_UW_URETPROBE_C */
