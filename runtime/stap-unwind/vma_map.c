@@ -65,7 +65,7 @@
  * executable one).  This makes those pages count in the process's RSS.
  * Pages reclaimed later are reported by the unwinder as
  * UW_STOP_MEMORY_UNREADABLE at the address (-DSTP_UW_VMA_PREFAULT_MAX=0
- * shows that case; testsuite/kernel.ustack/nod.exp uses it).
+ * shows that case; testsuite/kernel.ustack/tracking.exp uses it).
  *
  * Memory bound: every allocation (process records, snapshots, objects
  * with their paths) is charged to one byte budget, STP_UW_VMA_MAX_BYTES
@@ -83,7 +83,7 @@
  * per executable mapping), plus one object record (about 150 bytes +
  * path) per distinct file, shared: measured with 1,000 processes of the
  * same program running (exe, libc, ld.so), 218,162 bytes in all, about
- * 220 bytes per process (testsuite/kernel.ustack/nod.exp).
+ * 220 bytes per process (testsuite/kernel.ustack/tracking.exp).
  * stp_uw_vma_get_stats() (uw_vma_stats() in tapset/uw_vma.stp) reports
  * the counters.
  *

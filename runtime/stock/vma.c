@@ -33,11 +33,28 @@ static void stp_uw_stock_map_changed(void)
 	atomic_long_inc(&stp_uw_stock_map_changes);
 }
 
+/* A mapping of a -d module inside an entry of the same module is one
+ * more segment of a mapping the map holds already: nothing to add.  Stock
+ * tells so by comparing the entry's path with the new one's, but it keeps
+ * only the last 60 characters of a longer path ("..." and the tail:
+ * TASK_FINDER_VMA_ENTRY_PATHLEN, task_finder_vma.c), so for such a path
+ * it added an entry per segment; munmap removes only the entry where the
+ * unmapped range starts, and the other segments' entries outlived the
+ * object: a library mapped later at the same place was taken, in its text
+ * segment, for the one unmapped. */
 static int stp_uw_stock_map_add(struct task_struct *tsk, unsigned long vm_start,
 				unsigned long vm_end, unsigned long offset,
 				const char *path, void *user)
 {
-	int rc = stap_add_vma_map_info(tsk, vm_start, vm_end, offset, path, user);
+	unsigned long start, end;
+	void *held;
+	int rc;
+
+	if (user && stap_find_vma_map_info(tsk, vm_start, &start, &end, NULL,
+					   NULL, &held) == 0
+	    && held == user && vm_end <= end)
+		return 0;
+	rc = stap_add_vma_map_info(tsk, vm_start, vm_end, offset, path, user);
 
 	stp_uw_stock_map_changed();
 	return rc;

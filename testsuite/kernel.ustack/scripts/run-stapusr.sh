@@ -5,7 +5,7 @@
 # The administrator installs MODULE.ko (compiled with --privilege=stapusr)
 # where staprun lets members of the stapusr group load it,
 # /lib/modules/$(uname -r)/systemtap/ (here a tmpfs, so that the tree keeps
-# nothing).  User "bob" (uid 4002) runs nod processes and a busy loop;
+# nothing).  User "bob" (uid 4002) runs tracking processes and a busy loop;
 # user "alice" (uid 4001, in group stapusr) runs her own, then staprun.
 # The script (scripts/stapusr.stp) exits by itself.  Printed: the
 # module's output, then "P OWNER PID" for each process started here, and
@@ -25,12 +25,12 @@ name=$(basename "$ko" .ko)
 
 pids=""
 start() { owner=$1; shift; "$@" >/dev/null 2>&1 & pids="$pids $!"; echo "P $owner $!"; }
-start bob as $bob "$build/nod-m64-O2-nofp" many 20
-start bob as $bob "$build/nod-m64-O2-nofp" loop 60
-start bob as $bob "$build/nod-m32-O2-nofp" loop 60
+start bob as $bob "$build/tracking-m64-O2-nofp" many 20
+start bob as $bob "$build/tracking-m64-O2-nofp" loop 60
+start bob as $bob "$build/tracking-m32-O2-nofp" loop 60
 start bob as $bob sh -c 'while :; do :; done'
-start alice as $alice "$build/nod-m64-O2-nofp" loop 60
-start alice as $alice "$build/nod-m32-O2-nofp" loop 60
+start alice as $alice "$build/tracking-m64-O2-nofp" loop 60
+start alice as $alice "$build/tracking-m32-O2-nofp" loop 60
 start alice as $alice sh -c 'while :; do :; done'
 sleep 1
 

@@ -1,17 +1,17 @@
-/* The two libraries of dswap.c, from one source: with -DSIDE_A the
- * functions are dswap_a_*, with -DSIDE_B dswap_b_*.  B's differ from A's
- * in what an unwinder must know of them: their frames are larger (a 4 KiB
+/* The two libraries of dmod_replaced.c, from one source: with -DSIDE_A the
+ * functions are dmod_replaced_a_*, with -DSIDE_B dmod_replaced_b_*.  B's
+ * differ from A's in what an unwinder must know of them: their frames are larger (a 4 KiB
  * buffer in the leaf, 512 bytes in mid) and its code is laid out after a
  * filler, so A's unwind rows applied to B's pcs give wrong callers. */
 #include <unistd.h>
 #include "chain.h"
 
 #ifdef SIDE_B
-#define FN(x) dswap_b_##x
+#define FN(x) dmod_replaced_b_##x
 #define LEAF_PAD 4096
 #define MID_PAD 512
 /* Moves B's chain away from where A's starts. */
-NOINLINE int dswap_b_filler(volatile int *p)
+NOINLINE int dmod_replaced_b_filler(volatile int *p)
 {
 	int i;
 
@@ -20,7 +20,7 @@ NOINLINE int dswap_b_filler(volatile int *p)
 	return p[0];
 }
 #else
-#define FN(x) dswap_a_##x
+#define FN(x) dmod_replaced_a_##x
 #define LEAF_PAD 16
 #define MID_PAD 16
 #endif

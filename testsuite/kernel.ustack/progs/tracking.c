@@ -1,25 +1,26 @@
-/* Test program for kernel.ustack/nod.exp: backtraces without -d/--ldd.
+/* Test program for kernel.ustack/tracking.exp: backtraces without -d/--ldd.
  * A known call chain of our own noinline functions ends in readdir's
  * getdents64 system call, reached in several ways:
  *
- *   nod getdents      main > top > mid > leaf > readdir > getdents64
- *   nod dl LIB        dlopen(LIB) after the probes started, then main >
- *                     nodlib_top > nodlib_mid > nodlib_leaf (in LIB) >
- *                     readdir > getdents64
- *   nod fork          fork; the child makes the getdents chain (the parent
- *                     only waits)
- *   nod exec          exec of this program in mode "execd", which makes the
- *                     getdents chain in the new image
- *   nod loop N        N times: sleep 1 s, then the getdents chain (a
- *                     process started before the script)
- *   nod many N        N processes in all (this one and N-1 children) that
- *                     pause until this one gets SIGTERM, which it passes
- *                     on to each child by pid; prints "ready" when all
- *                     exist
- *   nod move LIB N    dlopen(LIB), then move every mapping of it by one
- *                     distance with mremap (which the task finder does not
- *                     report), print "moved LO HI NEWLO", and N times,
- *                     0.3 s apart, the dl chain through the moved copy
+ *   tracking getdents    main > top > mid > leaf > readdir > getdents64
+ *   tracking dl LIB      dlopen(LIB) after the probes started, then main >
+ *                        trackinglib_top > trackinglib_mid >
+ *                        trackinglib_leaf (in LIB) > readdir > getdents64
+ *   tracking fork        fork; the child makes the getdents chain (the
+ *                        parent only waits)
+ *   tracking exec        exec of this program in mode "execd", which makes
+ *                        the getdents chain in the new image
+ *   tracking loop N      N times: sleep 1 s, then the getdents chain (a
+ *                        process started before the script)
+ *   tracking many N      N processes in all (this one and N-1 children)
+ *                        that pause until this one gets SIGTERM, which it
+ *                        passes on to each child by pid; prints "ready"
+ *                        when all exist
+ *   tracking move LIB N  dlopen(LIB), then move every mapping of it by one
+ *                        distance with mremap (which the task finder does
+ *                        not report), print "moved LO HI NEWLO", and N
+ *                        times, 0.3 s apart, the dl chain through the
+ *                        moved copy
  */
 #define _GNU_SOURCE
 #include "chain.h"
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
 
 		if (!h)
 			return 3;
-		f = (int (*)(void))dlsym(h, "nodlib_top");
+		f = (int (*)(void))dlsym(h, "trackinglib_top");
 		if (!f)
 			return 3;
 		sink = f();
@@ -100,7 +101,7 @@ int main(int argc, char **argv)
 
 		if (!h || stat64(argv[2], &st))
 			return 3;
-		f = (int (*)(void))dlsym(h, "nodlib_top");
+		f = (int (*)(void))dlsym(h, "trackinglib_top");
 		maps = fopen("/proc/self/maps", "r");
 		if (!f || !maps)
 			return 3;
