@@ -99,6 +99,12 @@ static int stp_uw_return_address(void *h, uint64_t ra, uint64_t slot,
 	if (!stp_uw_uretprobe_tramp_fn || !current->mm
 	    || host->task->mm != current->mm)
 		return 0;
+	/* Current with no return instance has no hijacked slot: most walks,
+	 * every step, end here without the call below. */
+	if (host->task == current
+	    && (!READ_ONCE(current->utask)
+		|| !READ_ONCE(current->utask->return_instances)))
+		return 0;
 	/* -1 where the mm has no xol area (no uprobe hit yet). */
 	tramp = ibt_wrapper(unsigned long, (*stp_uw_uretprobe_tramp_fn)());
 	if (tramp == -1UL || ra != tramp)
