@@ -56,10 +56,11 @@
  *
  * Residency: probe handlers read unwind tables from the process's pages
  * without faulting, and a fresh process has usually never touched the
- * read-only segment holding an object's .eh_frame_hdr/.eh_frame.  So a
- * rescan reads one byte per page of that segment (the PT_LOAD holding
- * PT_GNU_EH_FRAME, at most STP_UW_VMA_PREFAULT_MAX bytes, default 8 MiB)
- * of each object new to the process, in process context (get_user in the
+ * read-only segment holding an object's .eh_frame_hdr/.eh_frame, nor has
+ * a child of fork() its objects' headers.  So a rescan reads one byte per
+ * page of that segment (the PT_LOAD holding PT_GNU_EH_FRAME, at most
+ * STP_UW_VMA_PREFAULT_MAX bytes, default 8 MiB) and of the headers and
+ * notes a walk reads (vma_resident.c) of each object new to the process, in process context (get_user in the
  * process itself, access_process_vm at module init), and again when a
  * later mmap replaces part of it (ld.so maps that segment after the
  * executable one).  This makes those pages count in the process's RSS.

@@ -79,6 +79,27 @@ out:
 	kvfree(buf);
 }
 
+/* How many bytes from its ELF header on a probe reads of an image of the
+ * file (the core's ELF scan, stock/unwind.c: stp_uw_mapped_elf): the
+ * header and program headers, and the notes where the build-id is, when
+ * they are in the first segment (elsewhere they share the tables'
+ * segment or are not read from the first one).  At most
+ * UW_ELFMEM_MAX_PHDR_END. */
+static unsigned long stp_uw_obj_head_size(const struct uw_elf_hdr *h,
+					  const struct uw_elf_phdrs *p)
+{
+	uint64_t end = h->phoff + (uint64_t)h->phnum * h->phentsize;
+	unsigned i;
+
+	for (i = 0; i < p->nnotes; i++) {	/* bound: UW_ELFMEM_MAX_NOTE_SEGS */
+		uint64_t at = p->note[i].vaddr - p->link0;
+
+		if (at < UW_ELFMEM_MAX_PHDR_END)
+			end = max_t(uint64_t, end, at + p->note[i].filesz);
+	}
+	return min_t(uint64_t, end, UW_ELFMEM_MAX_PHDR_END);
+}
+
 /* Build-id, bias delta and the extent of the unwind tables' segment of
  * the ELF file f, from the file itself, through the core's ELF reader
  * (stap-unwind/usym_elf.h's file source); an index of tables no header
@@ -96,6 +117,7 @@ static void stp_uw_obj_read_elf(struct stp_uw_obj *o, struct file *f)
 		goto out;
 	o->delta = p->link0;
 	o->elf = 1;
+	o->head_size = stp_uw_obj_head_size(&h, p);
 	if (uw_elf_build_id(&src, p, o->build_id, STP_UW_BUILD_ID_MAX, &len) == 1)
 		o->build_id_len = len;
 	ehf = p->eh_frame.type ? uw_elf_load_of(p, p->eh_frame.vaddr, 1) : NULL;

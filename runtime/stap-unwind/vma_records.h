@@ -49,6 +49,10 @@ struct stp_uw_obj {
 					 * PT_LOAD: bias = base - delta */
 	unsigned long ehf_lo, ehf_hi;	/* link-time [lo, hi) of the PT_LOAD
 					 * holding PT_GNU_EH_FRAME; 0,0: none */
+	unsigned long head_size;	/* bytes from the ELF header on that a
+					 * probe's ELF scan reads: the program
+					 * headers and notes in the first
+					 * segment (stp_uw_obj_read_elf) */
 	unsigned build_id_len;
 	unsigned char build_id[STP_UW_BUILD_ID_MAX];
 	/* An .eh_frame that no .eh_frame_hdr searches: its FDEs, sorted
@@ -58,6 +62,9 @@ struct stp_uw_obj {
 	size_t charged;
 	char path[];			/* NUL-terminated, exact length */
 };
+
+/* The extents of an object that probes read (vma_resident.c). */
+#define STP_UW_OBJ_EXTENTS	2
 
 struct stp_uw_map {
 	unsigned long start, end, pgoff, base;

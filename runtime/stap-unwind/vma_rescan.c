@@ -19,7 +19,8 @@ struct stp_uw_scan_ent {
 	unsigned long start, end, pgoff, base;
 	struct file *file;		/* referenced */
 	struct stp_uw_obj *obj;
-	unsigned long fault_lo, fault_hi;	/* to make resident */
+	unsigned nfault;		/* extents to make resident */
+	unsigned long fault_lo[STP_UW_OBJ_EXTENTS], fault_hi[STP_UW_OBJ_EXTENTS];
 };
 
 /* The executable file mappings of mm, in address order, at most
@@ -82,13 +83,14 @@ static void stp_uw_scan_get_objects(struct stp_uw_scan_ent *ents, unsigned n,
 
 	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		ents[i].obj = stp_uw_obj_get(ents[i].file, pathbuf);
-		ents[i].fault_lo = ents[i].fault_hi = 0;
+		ents[i].nfault = 0;
 	}
 }
 
 /* Objects new to process tgid of image mm (not at the same base earlier
- * in ents, nor in its last snapshot): the extent of their unwind tables,
- * to make resident once the snapshot is published. */
+ * in ents, nor in its last snapshot): the extents probes read of them
+ * (stp_uw_obj_read_extents), to make resident once the snapshot is
+ * published. */
 static void stp_uw_scan_note_new_objects(pid_t tgid, struct mm_struct *mm,
 					 struct stp_uw_scan_ent *ents,
 					 unsigned n)
@@ -102,10 +104,9 @@ static void stp_uw_scan_note_new_objects(pid_t tgid, struct mm_struct *mm,
 	old = p ? rcu_dereference(p->snap) : NULL;
 	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
 		struct stp_uw_obj *o = ents[i].obj;
-		unsigned long lo, hi;
 		int seen = 0;
 
-		if (!o || !stp_uw_obj_tables_at(o, ents[i].base, &lo, &hi))
+		if (!o)
 			continue;
 		for (k = 0; k < i && !seen; k++)	/* bound: i */
 			seen = ents[k].obj == o && ents[k].base == ents[i].base;
@@ -114,8 +115,9 @@ static void stp_uw_scan_note_new_objects(pid_t tgid, struct mm_struct *mm,
 			seen = old->map[k].obj == o && old->map[k].base == ents[i].base;
 		if (seen)
 			continue;
-		ents[i].fault_lo = lo;
-		ents[i].fault_hi = hi;
+		ents[i].nfault = stp_uw_obj_read_extents(o, ents[i].base,
+							 ents[i].fault_lo,
+							 ents[i].fault_hi);
 	}
 	rcu_read_unlock();
 }
@@ -182,15 +184,18 @@ static bool stp_uw_scan_publish(struct task_struct *tsk, struct mm_struct *mm,
 	return used;
 }
 
-/* Make the new objects' unwind tables resident, and let go of the files. */
+/* Make what probes read of the new objects resident, and let go of the
+ * files. */
 static void stp_uw_scan_finish(struct task_struct *tsk,
 			       struct stp_uw_scan_ent *ents, unsigned n)
 {
-	unsigned i;
+	unsigned i, k;
 
 	for (i = 0; i < n; i++) {	/* bound: n <= STP_UW_VMA_MAX_MAPS */
-		if (ents[i].fault_hi > ents[i].fault_lo)
-			stp_uw_vma_prefault(tsk, ents[i].fault_lo, ents[i].fault_hi);
+		/* bound: nfault <= STP_UW_OBJ_EXTENTS */
+		for (k = 0; k < ents[i].nfault; k++)
+			stp_uw_vma_prefault(tsk, ents[i].fault_lo[k],
+					    ents[i].fault_hi[k]);
 		fput(ents[i].file);
 	}
 }

@@ -1,9 +1,10 @@
-/* stap-unwind: making the unwind tables of a process's objects resident.
+/* stap-unwind: making what probes read of a process's objects resident.
  *
- * Probe handlers read unwind tables from the process's pages without
- * faulting, and a fresh process has usually never touched the segment
- * holding an object's .eh_frame_hdr/.eh_frame: a rescan reads one byte
- * per page of it for each object new to the process, and a later mmap
+ * Probe handlers read an object's headers and unwind tables from the
+ * process's pages without faulting, and a fresh process has usually never
+ * touched the segment holding its .eh_frame_hdr/.eh_frame (a child of
+ * fork(), not even its headers): a rescan reads one byte per page of them
+ * for each object new to the process, and a later mmap
  * over part of it (ld.so maps that segment after the executable one) has
  * that part read again (vma_map.c's top comment: "Residency").  Process
  * context.
@@ -23,6 +24,31 @@ static int stp_uw_obj_tables_at(const struct stp_uw_obj *o, unsigned long base,
 	*lo = base - o->delta + o->ehf_lo;
 	*hi = base - o->delta + o->ehf_hi;
 	return 1;
+}
+
+/* Every extent of o, with its ELF header mapped at base, that probe
+ * handlers read from the process's pages: its headers and notes (the ELF
+ * scan of each walk's first frame in it) and the segment of its unwind
+ * tables.  A process's own loader touched the first when it mapped the
+ * object, but a child of fork() has page table entries only for what was
+ * written (Linux copies none for a private file mapping never written:
+ * mm/memory.c, vma_needs_copy()), so neither is resident there.  Returns
+ * how many, at most STP_UW_OBJ_EXTENTS, into lo[] and hi[]. */
+static unsigned stp_uw_obj_read_extents(const struct stp_uw_obj *o,
+					unsigned long base, unsigned long *lo,
+					unsigned long *hi)
+{
+	unsigned n = 0;
+
+	if (!o->elf)
+		return 0;
+	if (o->head_size) {
+		lo[n] = base;
+		hi[n++] = base + o->head_size;
+	}
+	if (stp_uw_obj_tables_at(o, base, &lo[n], &hi[n]))
+		n++;
+	return n;
 }
 
 /* Make [lo, hi) of tsk's address space resident, one read per page:
