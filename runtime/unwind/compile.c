@@ -202,6 +202,7 @@ static int uw_compile_append(struct uw_compiler *comp, uint64_t lo,
 	}
 	comp->count++;
 	s->last_rule = rule;
+	s->last_start = (uint32_t)(lo - s->base);
 	return 0;
 }
 
@@ -572,9 +573,9 @@ UW_API uint32_t uw_compile_index_size(const struct uw_compiler *comp)
 	const struct uw_compiler_state *s = &comp->state;
 	uint64_t span;
 
-	if (!s->done || !s->out || comp->count == 0)
+	if (!s->done || comp->count == 0)
 		return 0;
-	span = s->out[comp->count - 1].start;
+	span = s->last_start;
 	return uw_compile_index_words(span, uw_compile_shift(span,
 							     comp->count));
 }

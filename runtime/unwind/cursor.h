@@ -356,6 +356,7 @@ struct uw_compiler_state {
 	uint64_t at;			/* link-time pc the rows reach */
 	uint32_t gap;			/* the rule of pcs no FDE serves */
 	uint32_t last_rule;		/* the last row's */
+	uint32_t last_start;		/* ... and its start - base */
 };
 
 /* The cursor's state (struct uw_cursor, unwind_core.h).  The cursor is

@@ -513,14 +513,10 @@ static int uw_elfmem_scan_src(struct uw_elf_src *src, struct uw_elfmem_info *inf
 	return UW_ELFMEM_OK;
 }
 
-UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
-			  uint64_t start, struct uw_elfmem_info *info,
-			  struct uw_elfmem_scratch *scratch)
+/* A clean result for a scan of the image at start (0: a file): nothing
+ * stale can survive a failure. */
+static void uw_elfmem_info_clear(struct uw_elfmem_info *info, uint64_t start)
 {
-	struct uw_elf_src *src = &scratch->src;
-	int rc;
-
-	/* Start from a clean result: nothing stale can survive a failure. */
 	info->tables = (struct uw_tables){ .module = NULL };
 	info->arch = UW_ARCH_X86_64;
 	info->e_type = 0;
@@ -528,12 +524,38 @@ UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
 	info->text_start = info->text_end = 0;
 	info->load_start = info->load_end = 0;
 	info->build_id_len = 0;
+}
+
+UW_API int uw_elfmem_scan(const struct uw_host_ops *ops, void *host,
+			  uint64_t start, struct uw_elfmem_info *info,
+			  struct uw_elfmem_scratch *scratch)
+{
+	struct uw_elf_src *src = &scratch->src;
+	int rc;
+
+	uw_elfmem_info_clear(info, start);
 	scratch->ops = ops;
 	scratch->host = host;
 	uw_elf_src_mem(src, uw_elfmem_read_host, scratch, start);
 	rc = uw_elfmem_scan_src(src, info, scratch);
 	info->fail_addr = rc == UW_ELFMEM_UNREADABLE ? src->fail_at : 0;
 	info->reads = src->reads;
+	return rc;
+}
+
+UW_API int uw_elfmem_scan_file(const struct uw_elf_src *file,
+			       struct uw_elfmem_info *info,
+			       struct uw_elfmem_scratch *scratch)
+{
+	int rc;
+
+	uw_elfmem_info_clear(info, 0);
+	scratch->ops = NULL;
+	scratch->host = NULL;
+	scratch->src = *file;
+	rc = uw_elfmem_scan_src(&scratch->src, info, scratch);
+	info->fail_addr = rc == UW_ELFMEM_UNREADABLE ? scratch->src.fail_at : 0;
+	info->reads = scratch->src.reads;
 	return rc;
 }
 

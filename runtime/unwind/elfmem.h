@@ -264,6 +264,17 @@ struct uw_elfmem_scratch {
 	struct uw_elf_dyn dyn;
 };
 
+/* The same scan of the ELF file that file reads (uw_elf_src_file), where
+ * there is time (process context, a tool): the tables it gives are those
+ * the scan of any image of the file gives, at link-time addresses (bias
+ * 0), so that a host can compile them once for every process that maps
+ * the file (uw_compile_begin) and read their bytes at the file offsets of
+ * *scratch's program headers (scratch->phdrs, uw_elf_load_of).  The same
+ * statuses and work. */
+UW_API int uw_elfmem_scan_file(const struct uw_elf_src *file,
+			       struct uw_elfmem_info *info,
+			       struct uw_elfmem_scratch *scratch);
+
 /* ------------------------------------------------------------------ */
 /* Per-object memo, owned by the caller (no allocation)                */
 

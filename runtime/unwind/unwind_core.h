@@ -570,8 +570,9 @@ UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
  * absent, and searched: by t->index (uw_index_build) or by a usable
  * .eh_frame_hdr table (uw_hdr_searchable).  out receives the rows, at most
  * max, and full the full rows, at most max_full; out == NULL only counts
- * them (comp->count, comp->full_count), to size them for a second
- * compile.  Then uw_compile_end writes the lookup index (at most
+ * them (comp->count, comp->full_count, and the index's words,
+ * uw_compile_index_size), to size them for a second compile.  Then
+ * uw_compile_end writes the lookup index (at most
  * index_max words, uw_compile_index_size of them) and fills *table, whose
  * rows, full rows and index are out, full and index, the caller's to
  * keep.

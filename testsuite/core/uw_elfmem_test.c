@@ -5,13 +5,16 @@
  * the vdso) is scanned from its own mapped ELF header, and the result is
  * checked against what glibc's dl_iterate_phdr says about it (load bias =
  * dlpi_addr, PT_GNU_EH_FRAME address) and against the mapped bytes (a CIE
- * at the start of .eh_frame, a known function inside the text extent).
+ * at the start of .eh_frame, a known function inside the text extent);
+ * each one with a file is scanned from the file too (uw_elfmem_scan_file),
+ * which must give the same tables at link-time addresses.
  * Made-up objects: the program's own first page, copied and corrupted one
  * field at a time, must give the documented distinct status, and reads
  * that fail must be reported with their address.
  */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +53,40 @@ static int test_read(void *host, uint64_t addr, void *buf, uint32_t len)
 
 static const struct uw_host_ops ops = { .read_mem = test_read };
 static struct uw_elfmem_scratch scan_scratch;	/* every scan's */
+
+/* A file source's reads: pread of the descriptor *fd. */
+static int file_read(void *fd, uint64_t off, void *buf, uint32_t len)
+{
+	return pread(*(int *)fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
+}
+
+/* The scan of the file path must give the tables that the scan of its
+ * image gave (mapped: info), at link-time addresses. */
+static void check_file_scan(const char *name, const char *path,
+			    const struct uw_elfmem_info *mapped)
+{
+	static struct uw_elfmem_scratch file_scratch;
+	struct uw_elfmem_info info;
+	struct uw_elf_src src;
+	const struct uw_tables *a = &info.tables, *b = &mapped->tables;
+	char what[256];
+	int fd = open(path, O_RDONLY);
+
+	snprintf(what, sizeof what, "%s: the scan of its file gives the same tables", name);
+	if (fd < 0) {
+		check(0, what);
+		return;
+	}
+	uw_elf_src_file(&src, file_read, &fd);
+	int rc = uw_elfmem_scan_file(&src, &info, &file_scratch);
+	check(rc == UW_ELFMEM_OK && a->bias == 0 && info.arch == mapped->arch &&
+	      a->eh_frame_hdr.addr == b->eh_frame_hdr.addr &&
+	      a->eh_frame_hdr.size == b->eh_frame_hdr.size &&
+	      a->eh_frame.addr == b->eh_frame.addr && a->eh_frame.size == b->eh_frame.size &&
+	      a->data_base == b->data_base && info.build_id_len == mapped->build_id_len &&
+	      memcmp(info.build_id, mapped->build_id, info.build_id_len) == 0, what);
+	close(fd);
+}
 
 static int nobjects;
 
@@ -98,6 +135,10 @@ static int per_object(struct dl_phdr_info *dl, size_t size, void *data)
 	snprintf(what, sizeof what, "%s: text extent inside the load extent", name);
 	check(info.text_start < info.text_end && info.load_start <= info.text_start &&
 	      info.text_end <= info.load_end, what);
+	if (dl->dlpi_name[0] == '/')
+		check_file_scan(name, dl->dlpi_name, &info);
+	else if (index == 0)
+		check_file_scan(name, "/proc/self/exe", &info);
 	if (nobjects == 1) {
 		check(uw_elfmem_covers(&info, (uint64_t)(uintptr_t)&per_object) &&
 		      !uw_elfmem_covers(&info, (uint64_t)(uintptr_t)&fake[0]),
