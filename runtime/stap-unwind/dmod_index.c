@@ -1,5 +1,5 @@
 /* stap-unwind: the indexes of -d modules' tables that no .eh_frame_hdr
- * searches (dmod_index.h).
+ * searches, and their tables compiled (dmod_index.h).
  */
 #ifndef STP_UW_DMOD_INDEX_C
 #define STP_UW_DMOD_INDEX_C
@@ -9,10 +9,12 @@
 #include <linux/vmalloc.h>
 #include "stap-unwind/dmod_index.h"
 #include "stap-unwind/usym_elf.h"	/* stp_uw_file_read */
+#include "stap-unwind/compiled.h"
 
 struct stp_uw_dmod_index {
 	struct uw_index_entry *index;	/* vmalloc'd; NULL: none */
 	uint32_t count;
+	struct stp_uw_compiled *compiled;	/* kvmalloc'd; NULL: none */
 };
 
 /* Per _stp_modules[i]; NULL before init and after exit. */
@@ -55,6 +57,22 @@ static const struct uw_index_entry *stp_uw_dmod_index_of(
 	return NULL;
 }
 
+static const struct uw_compiled_table *stp_uw_dmod_compiled_of(
+	const struct _stp_module *m)
+{
+	unsigned i;
+
+	if (!stp_uw_dmod_indexes)
+		return NULL;
+	/* bound: _stp_num_modules, the modules named with -d */
+	for (i = 0; i < stp_uw_dmod_nindexes; i++) {
+		if (_stp_modules[i] == m)
+			return stp_uw_dmod_indexes[i].compiled ?
+				&stp_uw_dmod_indexes[i].compiled->table : NULL;
+	}
+	return NULL;
+}
+
 /* The architecture of m's file, from its ELF header (a .debug_frame's
  * addresses are the target's size); 0 or -1 if it cannot be read. */
 static int stp_uw_dmod_arch(const struct _stp_module *m, enum uw_arch *arch)
@@ -77,7 +95,24 @@ static int stp_uw_dmod_arch(const struct _stp_module *m, enum uw_arch *arch)
 	return rc;
 }
 
-/* Index m's tables into *out if no header searches them. */
+static void *stp_uw_dmod_compiled_alloc(size_t bytes)
+{
+	return kvzalloc(bytes, GFP_KERNEL);
+}
+
+static void stp_uw_dmod_compiled_free(void *m, size_t bytes)
+{
+	kvfree(m);
+}
+
+static const struct stp_uw_compile_mem stp_uw_dmod_compile_mem = {
+	.alloc = stp_uw_dmod_compiled_alloc,
+	.free = stp_uw_dmod_compiled_free,
+};
+
+/* Index m's tables into *out if no header searches them; then compile
+ * them, as unwind.c's tables of -d modules give them (with that index),
+ * unless the table would pass STP_UW_VMA_COMPILE_MAX. */
 static void stp_uw_dmod_index_one(struct uw_cursor *scratch,
 				  const struct _stp_module *m,
 				  struct stp_uw_dmod_index *out)
@@ -86,7 +121,7 @@ static void stp_uw_dmod_index_one(struct uw_cursor *scratch,
 	struct uw_tables t;
 	struct uw_index_entry *idx;
 	uint64_t max, eh_at;
-	int n;
+	int n, too_big;
 
 	stp_uw_dmod_sections(m, &t);
 	if (stp_uw_dmod_arch(m, &arch))
@@ -95,7 +130,7 @@ static void stp_uw_dmod_index_one(struct uw_cursor *scratch,
 	    && (!t.eh_frame.size
 		|| (t.eh_frame_hdr.size
 		    && uw_hdr_searchable(scratch, arch, &t.eh_frame_hdr, &eh_at))))
-		return;
+		goto compile;
 	max = min_t(uint64_t, (t.eh_frame.size + t.debug_frame.size) / 8 + 1,
 		    2 * UW_MAX_SCAN_ENTRIES);
 	idx = vmalloc(max * sizeof(*idx));
@@ -108,6 +143,12 @@ static void stp_uw_dmod_index_one(struct uw_cursor *scratch,
 	}
 	out->index = idx;
 	out->count = n;
+	t.index = idx;
+	t.index_count = n;
+compile:
+	if (t.eh_frame.size || t.debug_frame.size)
+		out->compiled = stp_uw_compile(arch, &t, STP_UW_VMA_COMPILE_MAX,
+					       &stp_uw_dmod_compile_mem, &too_big);
 }
 
 static int stp_uw_dmod_index_init(void)
@@ -145,8 +186,10 @@ static void stp_uw_dmod_index_exit(void)
 	if (!stp_uw_dmod_indexes)
 		return;
 	/* bound: _stp_num_modules */
-	for (i = 0; i < stp_uw_dmod_nindexes; i++)
+	for (i = 0; i < stp_uw_dmod_nindexes; i++) {
 		vfree(stp_uw_dmod_indexes[i].index);
+		kvfree(stp_uw_dmod_indexes[i].compiled);
+	}
 	vfree(stp_uw_dmod_indexes);
 	stp_uw_dmod_indexes = NULL;
 	stp_uw_dmod_nindexes = 0;

@@ -54,6 +54,16 @@
  * first seen (stp_uw_obj_index), so that a probe handler never scans a
  * table (a hostile object could make that 65,000 FDEs) but binary-searches.
  *
+ * Compiled tables: when an object is first seen, its unwind tables, as
+ * a probe finds them, are compiled into the core's sorted table of rows
+ * (stp_uw_obj_compile), so that a probe's step finds its row by a binary
+ * search and parses only the rows the table cannot say.  The tables
+ * compiled are charged to the budget below, but take at most
+ * STP_UW_VMA_COMPILE_BYTES of it (default half), so that the records
+ * always have the rest; an object whose table would pass
+ * STP_UW_VMA_COMPILE_MAX (4 MiB), or the share, keeps the interpreter and
+ * is counted.  -DSTP_UW_COMPILED=0: no object is compiled.
+ *
  * Residency: probe handlers read unwind tables from the process's pages
  * without faulting, and a fresh process has usually never touched the
  * read-only segment holding an object's .eh_frame_hdr/.eh_frame, nor has
@@ -102,6 +112,7 @@
 
 #include "stap-unwind/vma_map.h"
 #include "stap-unwind/features.h"
+#include "stap-unwind/step_counts.h"	/* for uw_vma_stats() */
 
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -125,6 +136,8 @@
 #include "stap-unwind/vma_records.h"	/* the records and their limits */
 #include "stap-unwind/vma_budget.c"	/* the byte budget of every allocation */
 #include "stap-unwind/vma_tables.c"	/* the hashes, lock and counters */
+#include "stap-unwind/compiled.c"	/* tables compiled (also -d modules') */
+#include "stap-unwind/vma_compiled.c"	/* an object's tables compiled */
 #include "stap-unwind/vma_object.c"	/* one record per mapped file */
 #include "stap-unwind/vma_process.c"	/* one record per process: its snapshot */
 #include "stap-unwind/vma_reader.c"	/* lookups without locks (probe context) */
@@ -178,6 +191,10 @@ static void stp_uw_vma_done(void)
 struct stp_uw_vma_stats {
 	long bytes, peak, limit;
 	int procs, objs, maps, refused, rescans, miss_asked;
+	/* Compiled tables: objects, their bytes and rows, rows left to
+	 * the parse, objects refused (vma_compiled.c). */
+	int compiled, compile_refused;
+	long compiled_bytes, compiled_rows, parse_rows;
 };
 
 static void stp_uw_vma_get_stats(struct stp_uw_vma_stats *st)
@@ -191,6 +208,11 @@ static void stp_uw_vma_get_stats(struct stp_uw_vma_stats *st)
 	st->refused = atomic_read(&stp_uw_vma_refused);
 	st->rescans = atomic_read(&stp_uw_vma_rescans);
 	st->miss_asked = atomic_read(&stp_uw_vma_miss_asked);
+	st->compiled = atomic_read(&stp_uw_compiled_objs);
+	st->compile_refused = atomic_read(&stp_uw_compiled_refused);
+	st->compiled_bytes = atomic_long_read(&stp_uw_compiled_bytes);
+	st->compiled_rows = atomic_long_read(&stp_uw_compiled_rows);
+	st->parse_rows = atomic_long_read(&stp_uw_compiled_parse_rows);
 }
 
 #endif /* STP_UW_VMA_MAP_C */

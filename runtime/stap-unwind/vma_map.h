@@ -41,6 +41,9 @@ struct stp_uw_mapping {
 	/* The index of the object's .eh_frame if no .eh_frame_hdr of it
 	 * searches it (uw_tables.index), valid as path is; NULL: none. */
 	const struct stp_uw_eh_index *index;
+	/* The object's tables compiled (uw_tables.compiled), valid as path
+	 * is; NULL: none. */
+	const struct uw_compiled_table *compiled;
 	unsigned long generation;	/* changes whenever this process's
 					 * map changes (row-cache key) */
 };

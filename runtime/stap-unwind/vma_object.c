@@ -1,9 +1,9 @@
 /* stap-unwind: the VMA tracking's object records: one per mapped file
  * (device, inode, ctime), shared by every process that maps it, with what
  * is read once from the file itself: its path, build-id, load-bias delta,
- * the extent of its unwind tables' segment, and the index of an .eh_frame
- * that no .eh_frame_hdr searches (vma_map.c's top comment: "Objects",
- * "Index").  Process context; the last reference's put frees the record
+ * the extent of its unwind tables' segment, the index of an .eh_frame
+ * that no .eh_frame_hdr searches and its tables compiled (vma_map.c's top
+ * comment: "Objects", "Index", "Compiled tables").  Process context; the last reference's put frees the record
  * after a grace period.
  */
 #ifndef STP_UW_VMA_OBJECT_C
@@ -11,10 +11,6 @@
 
 #include "stap-unwind/vma_records.h"
 #include "stap-unwind/usym_elf.h"
-
-/* The core's scratch cursor for stp_uw_obj_index: the rescan mutex is
- * held there. */
-static struct uw_cursor stp_uw_obj_scratch;
 
 /* If no .eh_frame_hdr of the file f searches its .eh_frame (none with a
  * table, one the lookup cannot use, a malformed one: a hostile object can
@@ -126,6 +122,7 @@ static void stp_uw_obj_read_elf(struct stp_uw_obj *o, struct file *f)
 		o->ehf_hi = ehf->vaddr + ehf->filesz;
 	}
 	stp_uw_obj_index(o, f, &h, p);
+	stp_uw_obj_compile(o, f);
 out:
 	kfree(p);
 }
@@ -191,6 +188,7 @@ static void stp_uw_obj_free_rcu(struct rcu_head *head)
 	struct stp_uw_obj *o = container_of(head, struct stp_uw_obj, rcu);
 
 	kvfree(o->index);
+	kvfree(o->compiled);
 	kfree(o);
 }
 
@@ -202,6 +200,8 @@ static void stp_uw_obj_put_locked(struct stp_uw_obj *o)
 		return;
 	hlist_del(&o->hnode);
 	atomic_dec(&stp_uw_vma_nobjs);
+	if (o->compiled)
+		stp_uw_compiled_count(o->compiled, -1);
 	stp_uw_vma_uncharge(o->charged);
 	call_rcu(&o->rcu, stp_uw_obj_free_rcu);
 }

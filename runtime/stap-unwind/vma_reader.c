@@ -78,6 +78,7 @@ static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 	out->build_id_len = m->obj->build_id_len;
 	memcpy(out->build_id, m->obj->build_id, m->obj->build_id_len);
 	out->index = m->obj->index;
+	out->compiled = m->obj->compiled ? &m->obj->compiled->table : NULL;
 	out->generation = s->generation;
 	rc = 0;
 out:

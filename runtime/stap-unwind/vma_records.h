@@ -11,6 +11,7 @@
 #define STP_UW_VMA_RECORDS_H
 
 #include "stap-unwind/vma_map.h"
+#include "stap-unwind/compiled.h"
 
 #ifndef STP_UW_VMA_MAX_BYTES
 #define STP_UW_VMA_MAX_BYTES	(16UL << 20)
@@ -27,6 +28,16 @@
 #endif
 #ifndef STP_UW_VMA_PREFAULT_MAX
 #define STP_UW_VMA_PREFAULT_MAX	(8UL << 20)
+#endif
+/* Compiled tables (vma_compiled.c; -DSTP_UW_COMPILED=0: none,
+ * compiled.h): an object whose table would take more than
+ * STP_UW_VMA_COMPILE_MAX bytes, or bring all tables past
+ * STP_UW_VMA_COMPILE_BYTES of the budget, keeps the interpreter. */
+#ifndef STP_UW_VMA_COMPILE_MAX
+#define STP_UW_VMA_COMPILE_MAX	(4UL << 20)
+#endif
+#ifndef STP_UW_VMA_COMPILE_BYTES
+#define STP_UW_VMA_COMPILE_BYTES	(STP_UW_VMA_MAX_BYTES / 2)
 #endif
 #ifndef STP_UW_VMA_MISS_SLOTS
 #define STP_UW_VMA_MISS_SLOTS	16
@@ -59,6 +70,8 @@ struct stp_uw_obj {
 	 * (stp_uw_obj_index; one kvmalloc with the entries after it).
 	 * NULL: none needed, or none could be made. */
 	struct stp_uw_eh_index *index;
+	/* Its tables compiled, as probes find them; NULL: not compiled. */
+	struct stp_uw_compiled *compiled;
 	size_t charged;
 	char path[];			/* NUL-terminated, exact length */
 };

@@ -23,6 +23,7 @@
 #include "stap-unwind/entry_x86.h"
 #include "stap-unwind/vma_map.h"
 #include "stap-unwind/user_walk.h"
+#include "stap-unwind/step_counts.h"
 #include "stap-unwind/uretprobe.c"
 
 #include <linux/elf.h>
@@ -301,6 +302,7 @@ static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 	stp_uw_dmod_sections(m, out);
 	/* Tables no header searches: the index made at module init. */
 	out->index = stp_uw_dmod_index_of(m, &out->index_count);
+	out->compiled = stp_uw_dmod_compiled_of(m);
 	/* The translator records each mapping of a known module with its
 	 * distance from the module's first mapping (file offset 0): so
 	 * vm_start - offset is where link-time address 0 is, for ET_DYN.
@@ -334,6 +336,7 @@ static __attribute__((__noinline__)) int stp_uw_tracked_find(struct stp_uw_host 
 	t->path = vm.path;
 	t->ident = stp_uw_tables_ident(&vm);
 	t->index = vm.index;
+	t->compiled = vm.compiled;
 	return 0;
 }
 
@@ -401,6 +404,8 @@ static int stp_uw_tables_tracked(struct stp_uw_host *host, unsigned long pc,
 		out->eh_frame = (struct uw_section){ NULL, vm->index->eh_frame,
 						     vm->index->eh_frame_size };
 	}
+	/* Compiled from these same tables, in process context. */
+	out->compiled = vm->compiled;
 	out->module = vm->path;
 	out->pc_lo = vm->start;
 	out->pc_hi = vm->end;
@@ -606,6 +611,8 @@ static unsigned long stp_uw_user_next(struct stp_unwind_context *uc)
 	unsigned long limit = uc->host.compat ? 0xffffffffUL : TASK_SIZE_MAX;
 
 	if (!uc->host.task || uw_step(&uc->cursor) != 1) {
+		if (uc->host.task)
+			stp_uw_step_counts_add(&uc->cursor);
 		if (uc->host.task
 		    && uc->cursor.stop.reason == UW_STOP_NO_UNWIND_DATA
 		    && uc->host.missing && !uc->host.warned) {

@@ -112,6 +112,7 @@ struct stp_uw_tracked {
 	const char *path;
 	u64 ident;
 	const struct stp_uw_eh_index *index;	/* see struct stp_uw_mapping */
+	const struct uw_compiled_table *compiled;	/* (the same) */
 };
 
 /* Host state of one unwind (the core's host pointer). */
