@@ -94,7 +94,8 @@
  * per executable mapping), plus one object record (about 150 bytes +
  * path) per distinct file, shared: measured with 1,000 processes of the
  * same program running (exe, libc, ld.so), 218,162 bytes in all, about
- * 220 bytes per process (testsuite/kernel.ustack/tracking.exp).
+ * 220 bytes per process (testsuite/kernel.ustack/tracking.exp), and the
+ * objects' compiled tables, once per file (bench/README.md).
  * stp_uw_vma_get_stats() (uw_vma_stats() in tapset/uw_vma.stp) reports
  * the counters.
  *
