@@ -39,6 +39,12 @@
  *     addresses go on to stock's functions;
  *   _stp_umod_lookup -> stp_uw_umod_lookup: the object of any user
  *     address, also one stock's map does not know.
+ * STRINGS, after stock's runtime.h (stock/runtime.h), for the rest of the
+ * module:
+ *   strlcpy -> stp_uw_strlcpy, given the source array's size: stock's
+ *     copies of a task's comm (execname() and the like) cannot meet the
+ *     kernel's FORTIFY_SOURCE check while exec() rewrites that comm
+ *     (stap-unwind/strlcpy.h).
  * UPROBES_INODE_C, around stock's linux/uprobes-inode.c
  * (stock/linux/uprobes-inode.c), with the uprobe adapter:
  *   uprobe_register, uprobe_unregister -> stp_uw_uprobe_register,
@@ -52,7 +58,7 @@
  *
  * A file selects a section and includes this header; a section around
  * one stock file is ended after it by END, which undoes that section's
- * renames (CONFIG and USYM hold for the rest of the module):
+ * renames (CONFIG, STRINGS and USYM hold for the rest of the module):
  *
  *	#define STP_UW_OVERRIDE STP_UW_OVERRIDE_VMA_C
  *	#include "stap-unwind/overrides.h"
@@ -70,6 +76,7 @@
 #define STP_UW_OVERRIDE_VMA_C		3
 #define STP_UW_OVERRIDE_USYM		4
 #define STP_UW_OVERRIDE_UPROBES_INODE_C	5
+#define STP_UW_OVERRIDE_STRINGS		6
 #endif
 
 #if !defined(STP_UW_OVERRIDE)
@@ -134,6 +141,13 @@
 	stp_uw_print_addr(address, flags, task, NULL)
 #endif
 #define _stp_umod_lookup	stp_uw_umod_lookup
+#endif
+
+#if STP_UW_OVERRIDE == STP_UW_OVERRIDE_STRINGS
+#include "stap-unwind/strlcpy.h"
+#undef strlcpy
+#define strlcpy(dest, src, size) \
+	stp_uw_strlcpy((dest), (src), (size), __builtin_object_size((src), 1))
 #endif
 
 #ifdef STP_UW_UPROBE_HANDLE_ADAPTER
