@@ -9,28 +9,36 @@
 # every call parses all its CFI again.  Stock has no such cache (its warm
 # and cold are the same run).  Ours runs twice: with each object's tables
 # compiled (the default) and interpreted (-DSTP_UW_COMPILED=0).  Stacks:
-# ustack-m64-O2-nofp at getdents (9 frames) and in a 20-deep recursion (20
-# frames: MAXBACKTRACE).  Prints ns and cycles per call and ours/stock
-# cycles, warm and cold, compiled and interpreted.
+# ustack-m64-O2-nofp at getdents (9 frames), in a 20-deep recursion (20
+# frames: stock's MAXBACKTRACE) and in a 120-deep one, both built with
+# -DMAXBACKTRACE=127 (the tools' default depth): the cost of a deep walk,
+# per frame.  Prints ns and cycles per call and ours/stock cycles, warm
+# and cold, compiled and interpreted.
 # Figures, dated, with the commit that recorded them: bench/README.md.
 # Where the cycles go: bench/ubacktrace-parts.stp.
 set -eu
 n=${1:-200}
 . "$(dirname "$0")/guest-common.sh"
-run() { # run MODE STACK [FLAG] -> "ns cycles frames cold_ns cold_cycles"
-	"$vm" "$1" -g -DMAXACTION=1000000 -DSTP_NO_OVERLOAD ${3:-} -d $b/ustack-m64-O2-nofp --ldd \
-		bench/ubacktrace.stp "$n" -c "setarch -R $b/ustack-m64-O2-nofp $2" 2>/dev/null |
+run() { # run MODE STACK [FLAG...] -> "ns cycles frames cold_ns cold_cycles"
+	local mode=$1 stack=$2
+	shift 2
+	"$vm" "$mode" -g -DMAXACTION=1000000 -DSTP_NO_OVERLOAD "$@" -d $b/ustack-m64-O2-nofp --ldd \
+		bench/ubacktrace.stp "$n" -c "setarch -R $b/ustack-m64-O2-nofp $stack" 2>/dev/null |
 		sed -n 's/^frames \([0-9]*\) calls [0-9]* ns_per_call \([0-9]*\) cycles_per_call \([0-9]*\) cold_ns_per_call \([0-9]*\) cold_cycles_per_call \([0-9]*\)$/\2 \3 \1 \4 \5/p'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 printf '%-12s %6s %5s %-11s %9s %9s %11s %11s %6s\n' stack frames cache ours ours_ns stock_ns ours_cycles stock_cycles ratio
-for stack in getdents "recurse 20"; do
-	set -- $(run stock "$stack"); s_ns=${1:-0} s_cy=${2:-0} sfr=${3:-0}
+for stack in getdents "recurse 20" "recurse 120"; do
+	depth=
+	[ "$stack" != "recurse 120" ] || depth=-DMAXBACKTRACE=127
+	# shellcheck disable=SC2086	# depth: an option or none
+	set -- $(run stock "$stack" $depth); s_ns=${1:-0} s_cy=${2:-0} sfr=${3:-0}
 	name=$(echo $stack | tr ' ' '-')
 	for ours in compiled interpreted; do
 		flag=
 		[ $ours = compiled ] || flag=-DSTP_UW_COMPILED=0
-		set -- $(run stap "$stack" $flag); o_ns=${1:-0} o_cy=${2:-0} fr=${3:-0} oc_ns=${4:-0} oc_cy=${5:-0}
+		# shellcheck disable=SC2086	# depth, flag: an option or none
+		set -- $(run stap "$stack" $depth $flag); o_ns=${1:-0} o_cy=${2:-0} fr=${3:-0} oc_ns=${4:-0} oc_cy=${5:-0}
 		[ "$fr" = "$sfr" ] || echo "note: ours ($ours) unwound $fr frames, stock $sfr" >&2
 		printf '%-12s %6s %5s %-11s %9s %9s %11s %11s %6s\n' "$name" "$fr" warm $ours "$o_ns" "$s_ns" "$o_cy" "$s_cy" "$(ratio "$o_cy" "$s_cy")"
 		printf '%-12s %6s %5s %-11s %9s %9s %11s %11s %6s\n' "$name" "$fr" cold $ours "$oc_ns" "$s_ns" "$oc_cy" "$s_cy" "$(ratio "$oc_cy" "$s_cy")"
