@@ -5,7 +5,10 @@
 # -raw`: the reader every pprof user has; Debian's golang-go).  Exit 3: no
 # go on this machine; 4: pprof refused the file.
 command -v go >/dev/null || { echo "pprof-read-go: no go" >&2; exit 3; }
-raw=$(HOME=${HOME:-/tmp} go tool pprof -raw "$1" 2>&1) || {
+# -symbolize=none: the names as the file has them; pprof's demangler
+# would otherwise shorten any name with <...> in it as a C++ template
+# ("py::f:<frozen codecs>" to "py::f:").
+raw=$(HOME=${HOME:-/tmp} go tool pprof -raw -symbolize=none "$1" 2>&1) || {
 	printf '%s\n' "$raw" | tail -n 1 >&2; exit 4; }
 # -raw prints "Samples:", a header naming the sample types, then per
 # sample "V...: LOC..." (innermost location first), then "Locations" with
