@@ -15,6 +15,7 @@
 #ifndef STP_UW_VMA_COMPILED_C
 #define STP_UW_VMA_COMPILED_C
 
+#include <asm/vdso.h>
 #include "stap-unwind/vma_records.h"
 #include "stap-unwind/usym_elf.h"
 #include "stap-unwind/compiled.h"
@@ -137,6 +138,120 @@ static void stp_uw_obj_compile(struct stp_uw_obj *o, struct file *f)
 	kvfree(t.eh_frame.data);
 out:
 	kvfree(t.eh_frame_hdr.data);
+}
+
+/* ------------------------------------------------------------------ */
+/* The vdso                                                            */
+
+/* Each vdso image the kernel maps (struct vdso_image: the 64-bit, x32
+ * and 32-bit ones, arch/x86/entry/vdso/vma.c) compiled once, from the
+ * kernel's own copy of it, when a rescan first finds a process that maps
+ * it: the tables a probe's scan of the mapped image gives
+ * (stock/unwind.c: stp_uw_find_vdso), at link-time addresses.  An image
+ * is published (img, release) after its table, and both stay until
+ * module exit: a few KiB, charged to the budget. */
+#define STP_UW_VDSO_IMAGES	3
+
+struct stp_uw_vdso_table {
+	const struct vdso_image *img;	/* NULL: a free slot */
+	struct stp_uw_compiled *compiled;	/* NULL: the image has none */
+};
+static struct stp_uw_vdso_table stp_uw_vdso_tables[STP_UW_VDSO_IMAGES];
+
+/* A read of the image ctx (a struct vdso_image) at file offset at. */
+static int stp_uw_vdso_image_read(void *ctx, uint64_t at, void *buf,
+				  uint32_t len)
+{
+	const struct vdso_image *img = ctx;
+
+	if (at > img->size || len > img->size - at)
+		return -1;
+	memcpy(buf, (const char *)img->data + at, len);
+	return 0;
+}
+
+/* s's bytes in the image img, whose program headers are p, or -1. */
+static int stp_uw_vdso_section(const struct vdso_image *img,
+			       const struct uw_elf_phdrs *p,
+			       struct uw_section *s)
+{
+	const struct uw_elf_seg *seg = uw_elf_load_of(p, s->addr, s->size);
+	uint64_t at;
+
+	if (!seg)
+		return -1;
+	at = seg->offset + (s->addr - seg->vaddr);
+	if (at > img->size || s->size > img->size - at)
+		return -1;
+	s->data = (const uint8_t *)img->data + at;
+	return 0;
+}
+
+/* Compile the vdso image that mm maps, if no slot has it yet.  Process
+ * context, rescan mutex held.  An image whose tables do not compile
+ * takes its slot with no table, so that it is tried once. */
+static void stp_uw_vdso_compile(struct mm_struct *mm)
+{
+	const struct vdso_image *img = READ_ONCE(mm->context.vdso_image);
+	struct uw_elfmem_info *info = &stp_uw_obj_elf_info;
+	struct stp_uw_vdso_table *slot = NULL;
+	struct uw_elf_src src;
+	struct uw_tables t;
+	uint64_t eh_at;
+	unsigned i;
+
+	if (!STP_UW_COMPILED || !img || !img->data)
+		return;
+	for (i = 0; i < STP_UW_VDSO_IMAGES; i++) {	/* bound: STP_UW_VDSO_IMAGES */
+		if (stp_uw_vdso_tables[i].img == img)
+			return;
+		if (!slot && !stp_uw_vdso_tables[i].img)
+			slot = &stp_uw_vdso_tables[i];
+	}
+	if (!slot)
+		return;
+	uw_elf_src_file(&src, stp_uw_vdso_image_read, (void *)img);
+	if (uw_elfmem_scan_file(&src, info, &stp_uw_obj_elf_scratch) != UW_ELFMEM_OK)
+		goto publish;
+	t = info->tables;
+	if (!t.eh_frame.size || !t.eh_frame_hdr.size
+	    || stp_uw_vdso_section(img, &stp_uw_obj_elf_scratch.phdrs, &t.eh_frame_hdr)
+	    || stp_uw_vdso_section(img, &stp_uw_obj_elf_scratch.phdrs, &t.eh_frame)
+	    || !uw_hdr_searchable(&stp_uw_obj_scratch, info->arch,
+				  &t.eh_frame_hdr, &eh_at))
+		goto publish;
+	slot->compiled = stp_uw_obj_compile_tables(info->arch, &t);
+publish:
+	smp_store_release(&slot->img, img);
+}
+
+/* The compiled table of the vdso image img, or NULL.  Probe context. */
+static const struct uw_compiled_table *stp_uw_vdso_compiled_of(const struct vdso_image *img)
+{
+	unsigned i;
+
+	for (i = 0; i < STP_UW_VDSO_IMAGES; i++) {	/* bound: STP_UW_VDSO_IMAGES */
+		if (smp_load_acquire(&stp_uw_vdso_tables[i].img) == img)
+			return stp_uw_vdso_tables[i].compiled ?
+				&stp_uw_vdso_tables[i].compiled->table : NULL;
+	}
+	return NULL;
+}
+
+/* Module exit: the vdso tables freed.  Rescan mutex held. */
+static void stp_uw_vdso_free(void)
+{
+	unsigned i;
+
+	for (i = 0; i < STP_UW_VDSO_IMAGES; i++) {	/* bound: STP_UW_VDSO_IMAGES */
+		struct stp_uw_compiled *c = stp_uw_vdso_tables[i].compiled;
+
+		if (c) {
+			stp_uw_compiled_count(c, -1);
+			stp_uw_vma_free(c, c->bytes);
+		}
+		stp_uw_vdso_tables[i] = (struct stp_uw_vdso_table){ NULL, NULL };
+	}
 }
 
 #endif /* STP_UW_VMA_COMPILED_C */

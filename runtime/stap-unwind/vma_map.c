@@ -183,6 +183,7 @@ static void stp_uw_vma_done(void)
 			stp_uw_proc_unlink_locked(p);
 	}
 	spin_unlock_irqrestore(&stp_uw_vma_lock, flags);
+	stp_uw_vdso_free();
 	mutex_unlock(&stp_uw_vma_rescan_mutex);
 	/* The objects' RCU callbacks are this module's code. */
 	rcu_barrier();

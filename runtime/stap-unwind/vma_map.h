@@ -54,6 +54,12 @@ struct stp_uw_mapping {
 static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 			   struct stp_uw_mapping *out);
 
+/* The compiled table of the vdso image img (mm->context.vdso_image),
+ * compiled when a rescan first found a process mapping it, or NULL.
+ * Probe context. */
+struct vdso_image;
+static const struct uw_compiled_table *stp_uw_vdso_compiled_of(const struct vdso_image *img);
+
 /* stp_uw_vma_find() found nothing for a pc of tsk: the map may be out of
  * date (a moved mapping); ask for a rescan.  Probe context. */
 static void stp_uw_vma_missed(struct task_struct *tsk);

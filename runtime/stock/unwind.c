@@ -235,6 +235,7 @@ static int stp_uw_tables_vdso(struct stp_uw_host *host, unsigned long pc,
 	out->pc_lo = host->vdso.start;	/* the core reuses these tables */
 	out->pc_hi = host->vdso.end;	/* while pcs stay in the vdso */
 	out->ident = stp_uw_ident(STP_UW_VDSO_TAG, host->vdso.start);
+	out->compiled = stp_uw_vdso_compiled_of(READ_ONCE(current->mm->context.vdso_image));
 	return STP_UW_TABLES_FOUND;
 }
 
