@@ -39,38 +39,24 @@ static void stp_uw_dmod_sections(const struct _stp_module *m,
 						      m->debug_frame_len };
 }
 
-static const struct uw_index_entry *stp_uw_dmod_index_of(
-	const struct _stp_module *m, uint32_t *count)
+static void stp_uw_dmod_tables(const struct _stp_module *m,
+			       struct uw_tables *t)
 {
 	unsigned i;
 
-	*count = 0;
+	stp_uw_dmod_sections(m, t);
 	if (!stp_uw_dmod_indexes)
-		return NULL;
+		return;
 	/* bound: _stp_num_modules, the modules named with -d */
 	for (i = 0; i < stp_uw_dmod_nindexes; i++) {
 		if (_stp_modules[i] == m) {
-			*count = stp_uw_dmod_indexes[i].count;
-			return stp_uw_dmod_indexes[i].index;
+			t->index = stp_uw_dmod_indexes[i].index;
+			t->index_count = stp_uw_dmod_indexes[i].count;
+			if (stp_uw_dmod_indexes[i].compiled)
+				t->compiled = &stp_uw_dmod_indexes[i].compiled->table;
+			return;
 		}
 	}
-	return NULL;
-}
-
-static const struct uw_compiled_table *stp_uw_dmod_compiled_of(
-	const struct _stp_module *m)
-{
-	unsigned i;
-
-	if (!stp_uw_dmod_indexes)
-		return NULL;
-	/* bound: _stp_num_modules, the modules named with -d */
-	for (i = 0; i < stp_uw_dmod_nindexes; i++) {
-		if (_stp_modules[i] == m)
-			return stp_uw_dmod_indexes[i].compiled ?
-				&stp_uw_dmod_indexes[i].compiled->table : NULL;
-	}
-	return NULL;
 }
 
 /* The architecture of m's file, from its ELF header (a .debug_frame's

@@ -9,11 +9,11 @@
  * in the probe, and the scan of a module of a few hundred functions
  * already costs more than a backtrace's work budget.  So at module init
  * (_stp_vma_init, process context) each such module gets a sorted index
- * of the FDEs of both sections (uw_index_build), which unwind.c's tables
- * of -d modules carry (stp_uw_dmod_index_of); and every user module's
- * tables are compiled (compiled.h; stp_uw_dmod_compiled_of).  Both are
- * freed at _stp_vma_done, after the probes are gone.  A module whose index cannot be made
- * (allocation, CFI the core refuses) is scanned within the budget.
+ * of the FDEs of both sections (uw_index_build), and every user module's
+ * tables are compiled (compiled.h); unwind.c's tables of -d modules carry
+ * both (stp_uw_dmod_tables).  Both are freed at _stp_vma_done, after the
+ * probes are gone.  A module whose index cannot be made (allocation, CFI
+ * the core refuses) is scanned within the budget.
  * dmod_index.c, included by the overlay's vma.c.
  */
 #ifndef STP_UW_DMOD_INDEX_H
@@ -28,15 +28,11 @@ struct _stp_module;
 static void stp_uw_dmod_sections(const struct _stp_module *m,
 				 struct uw_tables *t);
 
-/* The index of m's tables, or NULL (none needed, or none made).  Probe
- * context: reads only. */
-static const struct uw_index_entry *stp_uw_dmod_index_of(
-	const struct _stp_module *m, uint32_t *count);
-
-/* m's tables, as stp_uw_dmod_sections and stp_uw_dmod_index_of give
- * them, compiled at module init (compiled.h), or NULL.  Probe context. */
-static const struct uw_compiled_table *stp_uw_dmod_compiled_of(
-	const struct _stp_module *m);
+/* m's tables as a step takes them: stp_uw_dmod_sections', with the index
+ * of those no header searches and the table compiled from them, where
+ * module init made them.  Probe context: reads only. */
+static void stp_uw_dmod_tables(const struct _stp_module *m,
+			       struct uw_tables *t);
 
 /* Module init and exit (process context; at exit no probe handler runs). */
 static int stp_uw_dmod_index_init(void);

@@ -300,10 +300,8 @@ static int stp_uw_tables_dmod(struct stp_uw_host *host, unsigned long pc,
 		host->missing = m->path ? m->path : m->name;
 		return -1;
 	}
-	stp_uw_dmod_sections(m, out);
-	/* Tables no header searches: the index made at module init. */
-	out->index = stp_uw_dmod_index_of(m, &out->index_count);
-	out->compiled = stp_uw_dmod_compiled_of(m);
+	/* With the index and compiled table made at module init. */
+	stp_uw_dmod_tables(m, out);
 	/* The translator records each mapping of a known module with its
 	 * distance from the module's first mapping (file offset 0): so
 	 * vm_start - offset is where link-time address 0 is, for ET_DYN.
