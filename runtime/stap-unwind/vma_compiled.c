@@ -144,12 +144,14 @@ out:
 /* The vdso                                                            */
 
 /* Each vdso image the kernel maps (struct vdso_image: the 64-bit, x32
- * and 32-bit ones, arch/x86/entry/vdso/vma.c) compiled once, from the
- * kernel's own copy of it, when a rescan first finds a process that maps
- * it: the tables a probe's scan of the mapped image gives
- * (stock/unwind.c: stp_uw_find_vdso), at link-time addresses.  An image
- * is published (img, release) after its table, and both stay until
- * module exit: a few KiB, charged to the budget. */
+ * and 32-bit ones, arch/x86/entry/vdso/) compiled once, from the kernel's
+ * own copy of it: the tables a probe's scan of the mapped image gives
+ * (stock/unwind.c: stp_uw_find_vdso), at link-time addresses.  At module
+ * start for the images kallsyms names (stp_uw_vdso_compile_named), so
+ * that the tracker's memory after start does not grow with the first
+ * process of another ABI; else when a rescan first finds a process that
+ * maps one.  An image is published (img, release) after its table, and
+ * both stay until module exit: a few KiB, charged to the budget. */
 #define STP_UW_VDSO_IMAGES	3
 
 struct stp_uw_vdso_table {
@@ -187,12 +189,11 @@ static int stp_uw_vdso_section(const struct vdso_image *img,
 	return 0;
 }
 
-/* Compile the vdso image that mm maps, if no slot has it yet.  Process
- * context, rescan mutex held.  An image whose tables do not compile
- * takes its slot with no table, so that it is tried once. */
-static void stp_uw_vdso_compile(struct mm_struct *mm)
+/* Compile the vdso image img, if no slot has it yet.  Process context,
+ * rescan mutex held.  An image whose tables do not compile takes its slot
+ * with no table, so that it is tried once. */
+static void stp_uw_vdso_compile(const struct vdso_image *img)
 {
-	const struct vdso_image *img = READ_ONCE(mm->context.vdso_image);
 	struct uw_elfmem_info *info = &stp_uw_obj_elf_info;
 	struct stp_uw_vdso_table *slot = NULL;
 	struct uw_elf_src src;
@@ -223,6 +224,27 @@ static void stp_uw_vdso_compile(struct mm_struct *mm)
 	slot->compiled = stp_uw_obj_compile_tables(info->arch, &t);
 publish:
 	smp_store_release(&slot->img, img);
+}
+
+/* The kernel's vdso images by their names, as arch/x86/include/asm/vdso.h
+ * declares them: vdso64_image, vdsox32_image, vdso32_image in Linux 7.2;
+ * vdso_image_64, vdso_image_x32, vdso_image_32 in 6.12 and 6.1 (data
+ * symbols: kallsyms has them with CONFIG_KALLSYMS_ALL, as Debian's
+ * kernels have).  Module start, rescan mutex held. */
+static void stp_uw_vdso_compile_named(void)
+{
+	static const char *const names[] = {
+		"vdso64_image", "vdsox32_image", "vdso32_image",
+		"vdso_image_64", "vdso_image_x32", "vdso_image_32",
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {	/* bound: 6 names */
+		unsigned long a = kallsyms_lookup_name(names[i]);
+
+		if (a)
+			stp_uw_vdso_compile((const struct vdso_image *)a);
+	}
 }
 
 /* The compiled table of the vdso image img, or NULL.  Probe context. */

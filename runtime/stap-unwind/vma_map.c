@@ -159,6 +159,9 @@ static int stp_uw_vma_init(void)
 		return rc;
 	}
 #endif
+	mutex_lock(&stp_uw_vma_rescan_mutex);
+	stp_uw_vdso_compile_named();
+	mutex_unlock(&stp_uw_vma_rescan_mutex);
 	stp_uw_vma_scan_all();
 	return 0;
 }

@@ -237,7 +237,7 @@ static void stp_uw_vma_rescan(struct task_struct *tsk)
 	n = stp_uw_scan_read_mappings(mm, ents);
 	stp_uw_scan_get_objects(ents, n, pathbuf);
 	stp_uw_scan_note_new_objects(tsk->tgid, mm, ents, n);
-	stp_uw_vdso_compile(mm);
+	stp_uw_vdso_compile(READ_ONCE(mm->context.vdso_image));
 	s = stp_uw_scan_build_snapshot(ents, n);
 	if (s)
 		newp = stp_uw_vma_alloc(sizeof(*newp), false);
