@@ -8,9 +8,10 @@
  * and the loaded modules' symbol tables, BPF and ftrace trampolines
  * included); it takes no lock that sleeps and allocates nothing, so it
  * is safe in every probe context (printk runs it in NMI).  Its buffer is
- * on the kernel's own stack, in vsnprintf(), as for every %pS; ours holds
- * STP_UW_KSYM_MAX bytes of the result (kernel names are far shorter; a
- * longer one is printed cut).
+ * on the kernel's own stack, in vsnprintf(), as for every %pS; ours, of
+ * STP_UW_KSYM_MAX bytes (kernel names are far shorter; a longer one is
+ * printed cut), is the per-CPU scratch's (usym_lookup.h), since the
+ * fallback to stock's printing below it would take the budget's bytes.
  *
  * What stock's tables name stays as stock prints it; everything else is
  * named here, in the forms of user frames (stp_uw_sym_format, usym_print.c)
@@ -27,8 +28,6 @@
 
 #include <linux/kernel.h>
 #include <linux/string.h>
-
-#define STP_UW_KSYM_MAX	192	/* bytes of "name+0xoff/0xsize [module]" */
 
 /* The flags that name a frame of a kernel stack: ret says its pc is a
  * return address (every frame the kernel's unwinder finds above the
@@ -91,13 +90,14 @@ static int stp_uw_ksym_snprint(char *str, size_t len, unsigned long address,
 	unsigned long size, off;
 	const char *mod;
 	struct stp_uw_ksym k;
-	char buf[STP_UW_KSYM_MAX];
 
 	flags &= ~STP_UW_SYM_CALLER;
 	if (!(flags & (_STP_SYM_SYMBOL | _STP_SYM_MODULE)) ||
+	    !stp_uw_usym_scratch ||
 	    _stp_kallsyms_lookup(address, &size, &off, &mod, NULL))
 		return stp_uw_stock_snprint_addr(str, len, address, flags, NULL, c);
-	if (stp_uw_ksym_lookup(lookup, buf, &k) != 0)
+	if (stp_uw_ksym_lookup(lookup, this_cpu_ptr(stp_uw_usym_scratch)->ksym,
+			       &k) != 0)
 		return stp_uw_stock_snprint_addr(str, len, address, flags, NULL, c);
 	/* The offset printed is address's, wherever the lookup was. */
 	return stp_uw_sym_format(str, len, address, flags, k.name,
