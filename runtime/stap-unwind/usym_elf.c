@@ -54,11 +54,11 @@ static int stp_uw_uelf_scan(struct stp_uw_uelf *o, unsigned long base,
 static int stp_uw_uelf_file_offset(const struct stp_uw_uelf *o,
 				   unsigned long addr, unsigned long *off)
 {
-	const struct uw_elf_seg *l = uw_elf_load_of(&o->p, addr - o->bias, 1);
+	uint64_t at;
 
-	if (!l)
+	if (uw_elf_file_offset(&o->p, addr - o->bias, 1, &at))
 		return -ENOENT;
-	*off = addr - o->bias - l->vaddr + l->offset;
+	*off = at;
 	return 0;
 }
 

@@ -46,16 +46,16 @@ static int stp_uw_obj_read_section(struct file *f,
 				   const struct uw_elf_phdrs *p,
 				   struct uw_section *s)
 {
-	const struct uw_elf_seg *seg = uw_elf_load_of(p, s->addr, s->size);
+	uint64_t at;
 	void *buf;
 
-	if (!seg || s->size > STP_UW_VMA_INDEX_MAX)
+	if (uw_elf_file_offset(p, s->addr, s->size, &at) ||
+	    s->size > STP_UW_VMA_INDEX_MAX)
 		return -1;
 	buf = kvmalloc(s->size, GFP_KERNEL);
 	if (!buf)
 		return -1;
-	if (stp_uw_file_read(f, seg->offset + (s->addr - seg->vaddr), buf,
-			     s->size)) {
+	if (stp_uw_file_read(f, at, buf, s->size)) {
 		kvfree(buf);
 		return -1;
 	}
@@ -177,13 +177,9 @@ static int stp_uw_vdso_section(const struct vdso_image *img,
 			       const struct uw_elf_phdrs *p,
 			       struct uw_section *s)
 {
-	const struct uw_elf_seg *seg = uw_elf_load_of(p, s->addr, s->size);
 	uint64_t at;
 
-	if (!seg)
-		return -1;
-	at = seg->offset + (s->addr - seg->vaddr);
-	if (at > img->size || s->size > img->size - at)
+	if (uw_elf_file_offset(p, s->addr, s->size, &at) || at > img->size || s->size > img->size - at)
 		return -1;
 	s->data = (const uint8_t *)img->data + at;
 	return 0;

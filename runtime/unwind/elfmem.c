@@ -235,6 +235,17 @@ UW_API const struct uw_elf_seg *uw_elf_load_of(const struct uw_elf_phdrs *p,
 	return NULL;
 }
 
+UW_API int uw_elf_file_offset(const struct uw_elf_phdrs *p, uint64_t addr,
+			      uint64_t len, uint64_t *off)
+{
+	const struct uw_elf_seg *s = uw_elf_load_of(p, addr, len);
+
+	if (!s)
+		return -1;
+	*off = s->offset + (addr - s->vaddr);
+	return 0;
+}
+
 UW_API uint64_t uw_elf_seg_at(const struct uw_elf_src *src,
 			      const struct uw_elf_seg *seg)
 {

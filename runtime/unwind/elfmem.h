@@ -197,6 +197,10 @@ UW_API int uw_elf_read_phdrs(struct uw_elf_src *src, const struct uw_elf_hdr *h,
 /* The PT_LOAD whose file bytes hold link-time [addr, addr + len), or NULL. */
 UW_API const struct uw_elf_seg *uw_elf_load_of(const struct uw_elf_phdrs *p,
 					       uint64_t addr, uint64_t len);
+/* The file offset of link-time [addr, addr + len) into *off: 0, or -1 where
+ * no PT_LOAD's file bytes hold it. */
+UW_API int uw_elf_file_offset(const struct uw_elf_phdrs *p, uint64_t addr,
+			      uint64_t len, uint64_t *off);
 /* Where a segment's bytes are read: its p_offset in a file, its runtime
  * address in a mapped image. */
 UW_API uint64_t uw_elf_seg_at(const struct uw_elf_src *src,
