@@ -55,6 +55,7 @@
 #ifndef STP_UW_USTACK_SNAPSHOT_C
 #define STP_UW_USTACK_SNAPSHOT_C
 
+#include <linux/cred.h>
 #include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/sched/mm.h>
@@ -100,6 +101,10 @@ struct stp_uw_ustack_snapshot_thread {
 	struct stp_uw_stop_info stop;
 };
 
+/* A frame's name in the folded form: room for "NAME+0xOFF/0xSIZE [PATH]"
+ * of most C++ names (a longer one is printed cut). */
+#define STP_UW_USTACK_SNAPSHOT_NAME_MAX	512
+
 /* The one snapshot: its request, worker and records. */
 struct stp_uw_ustack_snapshot {
 	struct irq_work irq_work;
@@ -115,7 +120,8 @@ struct stp_uw_ustack_snapshot {
 	struct stp_uw_ustack_snapshot_thread *recs;
 	unsigned nrecs;
 	struct stp_uw_mapping map;	/* raw form: off the kernel stack */
-	char name[160];			/* folded form: one frame's name */
+	char name[STP_UW_USTACK_SNAPSHOT_NAME_MAX];	/* folded form: one
+							 * frame's name */
 };
 
 static struct stp_uw_ustack_snapshot stp_uw_ustack_snapshot;
@@ -425,13 +431,35 @@ stp_uw_ustack_snapshot_same(const struct stp_uw_ustack_snapshot_thread *x,
 		&& !memcmp(x->upc, y->upc, x->udepth * sizeof(x->upc[0]));
 }
 
-/* "comm;outer;...;inner COUNT" */
+/* The effective uid of a record's process, as the tools' namer checks a
+ * perf map's owner against it (symbolize/perfmap.h). */
+static long
+stp_uw_ustack_snapshot_euid(const struct stp_uw_ustack_snapshot_thread *rec)
+{
+	long euid;
+
+	rcu_read_lock();
+	euid = from_kuid_munged(&init_user_ns, task_euid(rec->task));
+	rcu_read_unlock();
+	return euid;
+}
+
+/* "comm;outer;...;inner COUNT".  Built with STP_UW_USTACK_SNAPSHOT_TOKENS
+ * (stap-unwind-pstack -f), each frame is instead a token of the tools'
+ * stream (symbolize/filter.h: "US u PID EUID N 0xPC TEXT US"), which the
+ * tool's namer names, from debug files and perf maps too. */
 static void
 stp_uw_ustack_snapshot_print_folded(struct context *c,
 				    const struct stp_uw_ustack_snapshot_thread *rec,
 				    unsigned count)
 {
 	char *name = stp_uw_ustack_snapshot.name;
+#ifdef STP_UW_USTACK_SNAPSHOT_TOKENS
+	const int tokens = 1, sym_flags = _STP_SYM_DATA;
+#else
+	const int tokens = 0, sym_flags = _STP_SYM_SYMBOL;
+#endif
+	long euid = tokens ? stp_uw_ustack_snapshot_euid(rec) : -1;
 	unsigned n;
 
 	_stp_printf("%s", rec->comm);
@@ -442,9 +470,13 @@ stp_uw_ustack_snapshot_print_folded(struct context *c,
 	for (n = rec->udepth; n-- > 0;) {	/* bound: MAXBACKTRACE */
 		stp_uw_snprint_addr(name, sizeof(stp_uw_ustack_snapshot.name),
 				    rec->upc[n],
-				    stp_uw_frame_sym_flags(_STP_SYM_SYMBOL, n),
+				    stp_uw_frame_sym_flags(sym_flags, n),
 				    rec->task, c);
-		_stp_printf(";%s", name);
+		if (tokens)
+			_stp_printf(";\037u %d %ld %u %#lx %s\037", rec->tgid,
+				    euid, n, rec->upc[n], name);
+		else
+			_stp_printf(";%s", name);
 	}
 	if (!stp_uw_ustack_snapshot_was_read(rec))
 		_stp_print(";[not read]");
