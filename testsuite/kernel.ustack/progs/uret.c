@@ -4,6 +4,7 @@
  *
  *   uret-VARIANT c     main > top > mid > leaf > getppid
  *   uret-VARIANT r N   main > recurse (N + 1 calls, n = N ... 0) > getppid
+ *   uret-VARIANT s N   main > top > mid > leaf > sleep(N): blocked there
  *
  * Each mode prints "EXPECT MODE DEPTH" (DEPTH: the recursion's calls) and
  * makes its getppid system call once. */
@@ -13,10 +14,11 @@
 #include "chain.h"
 
 static volatile int sink;
+static unsigned sleep_secs;	/* mode s: leaf sleeps, not getppid */
 
 NOINLINE int leaf(void)
 {
-	int r = (int)getppid();
+	int r = sleep_secs ? (int)sleep(sleep_secs) : (int)getppid();
 
 	NO_TAIL();
 	return r + sink;
@@ -61,12 +63,18 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		return top() < 0;
 	}
+	if (argc > 2 && argv[1][0] == 's') {
+		sleep_secs = (unsigned)atoi(argv[2]);
+		printf("EXPECT s 0\n");
+		fflush(stdout);
+		return top() < 0;
+	}
 	if (argc > 2 && argv[1][0] == 'r') {
 		n = atoi(argv[2]);
 		printf("EXPECT r %d\n", n + 1);
 		fflush(stdout);
 		return recurse(n) < 0;
 	}
-	fprintf(stderr, "usage: %s c | r N\n", argv[0]);
+	fprintf(stderr, "usage: %s c | r N | s N\n", argv[0]);
 	return 2;
 }
