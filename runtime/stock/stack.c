@@ -145,6 +145,29 @@ static void stp_uw_print_none(struct context *c, int sym_flags,
 		_stp_print("\n");
 }
 
+/* Whether a sprint_ form's string is full (stp_uw_sprint, below): its
+ * print loops stop there.  A runtime with no_flush holds back the flush
+ * of a full print buffer; one without it (SystemTap 4.8) would send what
+ * the buffer held to the output and leave the string the stack's tail,
+ * so there the string's room bounds what is printed: a frame's line is
+ * far shorter than the buffer, and the string (at most MAXSTRINGLEN) is
+ * full before the buffer. */
+#if STP_UW_STOCK_LOG_NO_FLUSH
+static inline int stp_uw_sprint_full(void)
+{
+	return 0;
+}
+#else
+static DEFINE_PER_CPU(int, stp_uw_sprint_room);
+
+static int stp_uw_sprint_full(void)
+{
+	int room = __this_cpu_read(stp_uw_sprint_room);
+
+	return room && per_cpu_ptr(_stp_log_pcpu, raw_smp_processor_id())->len >= room;
+}
+#endif
+
 static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 {
 	unsigned n;
@@ -162,7 +185,7 @@ static void _stp_stack_kernel_print(struct context *c, int sym_flags)
 	}
 	/* Frame 0 is the probed pc where there are registers; every other
 	 * frame is a return address. */
-	for (n = 0; n < c->uwcache_kernel.depth; n++)	/* bound: MAXBACKTRACE */
+	for (n = 0; n < c->uwcache_kernel.depth && !stp_uw_sprint_full(); n++)	/* bound: MAXBACKTRACE */
 		stp_uw_print_addr(c->uwcache_kernel.pc[n],
 				  stp_uw_kframe_sym_flags(sym_flags, n > 0 || !c->kregs),
 				  NULL, c);
@@ -299,7 +322,7 @@ static void stp_uw_user_print(struct context *c, int sym_flags, int defer)
 		_stp_print("Returning to  : ");
 	}
 #endif
-	for (n = 0; n < MAXBACKTRACE; n++) {
+	for (n = 0; n < MAXBACKTRACE && !stp_uw_sprint_full(); n++) {
 		pc = _stp_stack_user_get(c, n);
 		if (pc == 0)
 			break;
@@ -349,12 +372,17 @@ static void stp_uw_sprint(char *str, int size, struct context *c,
 	log = per_cpu_ptr(_stp_log_pcpu, raw_smp_processor_id());
 	__stp_print_flush(log);
 	/* Where the runtime can, it holds back the flush of a full buffer
-	 * (what does not fit is dropped); an older one flushes it, and the
-	 * string holds what came after. */
+	 * (what does not fit is dropped); elsewhere the print loops stop
+	 * when the string is full (stp_uw_sprint_full). */
 #if STP_UW_STOCK_LOG_NO_FLUSH
 	log->no_flush = true;
+#else
+	__this_cpu_write(stp_uw_sprint_room, size);
 #endif
 	print(c, sym_flags);
+#if !STP_UW_STOCK_LOG_NO_FLUSH
+	__this_cpu_write(stp_uw_sprint_room, 0);
+#endif
 	bytes = min_t(int, size - 1, log->len);
 	memcpy(str, log->buf, bytes);
 	str[bytes] = '\0';
