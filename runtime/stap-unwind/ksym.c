@@ -8,10 +8,14 @@
  * and the loaded modules' symbol tables, BPF and ftrace trampolines
  * included); it takes no lock that sleeps and allocates nothing, so it
  * is safe in every probe context (printk runs it in NMI).  Its buffer is
- * on the kernel's own stack, in vsnprintf(), as for every %pS; ours, of
- * STP_UW_KSYM_MAX bytes (kernel names are far shorter; a longer one is
- * printed cut), is the per-CPU scratch's (usym_lookup.h), since the
- * fallback to stock's printing below it would take the budget's bytes.
+ * on the kernel's own stack, in vsnprintf(), as for every %pS; ours holds
+ * STP_UW_KSYM_MAX bytes of the result (kernel names are far shorter; one
+ * that does not fit is named as stock names it), on the stack too, in a
+ * function of its own: a module that names kernel frames alone has no
+ * per-CPU scratch (usym.c's is started with the VMA tracking), and stock's
+ * printing, the fallback, is called from outside that function, so that
+ * the buffer is never on the stack below it (the kernel stack budget:
+ * 1,072 bytes on Debian 12's 6.1 with both).
  *
  * What stock's tables name stays as stock prints it; everything else is
  * named here, in the forms of user frames (stp_uw_sym_format, usym_print.c)
@@ -28,6 +32,8 @@
 
 #include <linux/kernel.h>
 #include <linux/string.h>
+
+#define STP_UW_KSYM_MAX	128	/* bytes of "name+0xoff/0xsize [module]" */
 
 /* The flags that name a frame of a kernel stack: ret says its pc is a
  * return address (every frame the kernel's unwinder finds above the
@@ -81,6 +87,23 @@ static int stp_uw_ksym_lookup(unsigned long addr, char *buf,
 	return 0;
 }
 
+/* address, looked up at lookup, named by kallsyms into str (len bytes)
+ * in flags' form; -ENOENT where no symbol contains it.  Not inlined: the
+ * buffer's frame (above). */
+static noinline int stp_uw_ksym_snprint_kallsyms(char *str, size_t len,
+						 unsigned long address,
+						 unsigned long lookup, int flags)
+{
+	struct stp_uw_ksym k;
+	char buf[STP_UW_KSYM_MAX];
+
+	if (stp_uw_ksym_lookup(lookup, buf, &k) != 0)
+		return -ENOENT;
+	/* The offset printed is address's, wherever the lookup was. */
+	return stp_uw_sym_format(str, len, address, flags, k.name,
+				 k.off + (address - lookup), k.size, k.mod, "");
+}
+
 /* _stp_snprint_addr for a kernel address (usym_print.c routes them here). */
 static int stp_uw_ksym_snprint(char *str, size_t len, unsigned long address,
 			       int flags, struct context *c)
@@ -89,19 +112,15 @@ static int stp_uw_ksym_snprint(char *str, size_t len, unsigned long address,
 		? address - 1 : address;
 	unsigned long size, off;
 	const char *mod;
-	struct stp_uw_ksym k;
+	int r = -ENOENT;
 
 	flags &= ~STP_UW_SYM_CALLER;
-	if (!(flags & (_STP_SYM_SYMBOL | _STP_SYM_MODULE)) ||
-	    !stp_uw_usym_scratch ||
-	    _stp_kallsyms_lookup(address, &size, &off, &mod, NULL))
-		return stp_uw_stock_snprint_addr(str, len, address, flags, NULL, c);
-	if (stp_uw_ksym_lookup(lookup, this_cpu_ptr(stp_uw_usym_scratch)->ksym,
-			       &k) != 0)
-		return stp_uw_stock_snprint_addr(str, len, address, flags, NULL, c);
-	/* The offset printed is address's, wherever the lookup was. */
-	return stp_uw_sym_format(str, len, address, flags, k.name,
-				 k.off + (address - lookup), k.size, k.mod, "");
+	if ((flags & (_STP_SYM_SYMBOL | _STP_SYM_MODULE)) &&
+	    !_stp_kallsyms_lookup(address, &size, &off, &mod, NULL))
+		r = stp_uw_ksym_snprint_kallsyms(str, len, address, lookup, flags);
+	if (r == -ENOENT)
+		r = stp_uw_stock_snprint_addr(str, len, address, flags, NULL, c);
+	return r;
 }
 
 #endif /* STP_UW_KSYM_C */

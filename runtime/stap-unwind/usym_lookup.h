@@ -24,16 +24,14 @@ struct stp_uw_usym {
 	char namebuf[STP_UW_UELF_NAME_MAX];
 };
 
-/* The working memory of naming one address (about 2.7 KiB: for a user
- * address the answer with its name, the object's headers, its .dynsym, a
- * batch of symbols, the text of its source line; for a kernel address
- * the kernel's text of its symbol), per CPU, off the kernel stack, where
- * the unwinder keeps to 1 KiB (runtime/README.md, "The kernel stack budget").  Used only with
+/* The working memory of naming one user address (about 2.5 KiB: the
+ * answer with its name, the object's headers, its .dynsym, a batch of
+ * symbols, the text of its source line), per CPU, off the kernel stack, where the unwinder keeps to
+ * 1 KiB (runtime/README.md, "The kernel stack budget").  Used only with
  * this CPU's SystemTap context held (a probe handler, or the deferred
  * path's _stp_runtime_entryfn_get_context), which keeps preemption off
  * and lets no second user in: one address is named at a time. */
 #define STP_UW_USYM_AT_MAX	160
-#define STP_UW_KSYM_MAX		192	/* "name+0xoff/0xsize [module]" */
 
 struct stp_uw_usym_scratch {
 	struct stp_uw_usym u;		/* stp_uw_snprint_addr, ubuildid,
@@ -44,7 +42,6 @@ struct stp_uw_usym_scratch {
 	union stp_uw_symbuf syms;
 	struct stp_uw_mapping map;	/* stp_uw_usym_lookup */
 	char at[STP_UW_USYM_AT_MAX];	/* stp_uw_snprint_addr: " at file:line" */
-	char ksym[STP_UW_KSYM_MAX];	/* stp_uw_ksym_snprint: %pS's text */
 };
 
 /* What stp_uw_usym_lookup() must find out (the rest costs reads). */
