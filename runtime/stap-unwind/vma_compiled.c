@@ -179,7 +179,8 @@ static int stp_uw_vdso_section(const struct vdso_image *img,
 {
 	uint64_t at;
 
-	if (uw_elf_file_offset(p, s->addr, s->size, &at) || at > img->size || s->size > img->size - at)
+	if (uw_elf_file_offset(p, s->addr, s->size, &at) || at > img->size
+	    || s->size > img->size - at)
 		return -1;
 	s->data = (const uint8_t *)img->data + at;
 	return 0;
