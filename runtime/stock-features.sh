@@ -63,6 +63,11 @@ cat <<EOF
  * is_full. */
 #define STP_UW_STOCK_LOG_NO_FLUSH $(has linux/print.c 'no_flush')
 
+/* Its flush starts a record's header in the next relay sub-buffer when
+ * the current one has too little room left for it, padding that rest,
+ * which its reader skips by the header's magic (SystemTap 5.0). */
+#define STP_UW_STOCK_FLUSH_PADS_HEADER $(has print_flush.c 'STAP_TRACE_MAGIC')
+
 /* ibt_wrapper(): calls through a pointer from kallsyms with indirect
  * branch tracking (x86 IBT) satisfied. */
 #define STP_UW_STOCK_IBT_WRAPPER $(has linux/runtime.h 'define ibt_wrapper')

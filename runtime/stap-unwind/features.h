@@ -82,6 +82,14 @@
 #define STP_UW_UPROBE_HANDLE_ADAPTER 1
 #endif
 
+/* A runtime whose flush drops a record when the relay's sub-buffer has
+ * less room left than the record's header (SystemTap 4.8) gets ours,
+ * which writes the record as a stream of bytes across sub-buffers:
+ * runtime/stock/print_flush.c. */
+#if !STP_UW_STOCK_FLUSH_PADS_HEADER
+#define STP_UW_FLUSH_AS_STREAM 1
+#endif
+
 /* A task's uretprobe return instances and the trampoline's address
  * (STP_UW_KF_URETPROBE_INSTANCES: struct return_instance and
  * uprobe_get_trampoline_vaddr() in <linux/uprobes.h>, Linux 6.12 and
