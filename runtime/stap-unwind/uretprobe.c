@@ -26,11 +26,16 @@
  * module init, stack.c), which does not exist in Linux 6.1.  Where it or
  * the instances cannot be read (stap-unwind/features.h,
  * STP_UW_KF_URETPROBE_INSTANCES), the walk ends at the trampoline as it
- * did before.  Otherwise a trampoline with no instance of its slot, or on
- * a task other than current (another thread's list may change under the
- * reader: snapshots of other threads), stops the walk with
- * UW_STOP_TRAMPOLINE ("return_trampoline") instead of reporting it as a
- * frame.
+ * did before.  Otherwise a trampoline with no instance of its slot stops
+ * the walk with UW_STOP_TRAMPOLINE ("return_trampoline") instead of
+ * reporting it as a frame.
+ *
+ * Another thread's list (a snapshot's worker reading a blocked thread of
+ * the same process) changes only when that thread runs: if it wakes
+ * while it is read, its list moves as its stack does, which every read of
+ * another thread's stack already meets.  The reads are nofault and
+ * bounded; an address read from a list that moved is judged by the
+ * step's checks like any other.
  */
 #ifndef STP_UW_URETPROBE_C
 #define STP_UW_URETPROBE_C
@@ -56,21 +61,23 @@ static void stp_uw_uretprobe_init(void)
 		(void *)kallsyms_lookup_name("uprobe_get_trampoline_vaddr");
 }
 
-/* The real return address of the uretprobe instance of current whose
+/* The real return address of the uretprobe instance of task whose
  * hijacked slot is slot; 0 and *real, or -1. */
-static int stp_uw_uretprobe_instance(unsigned long slot, uint64_t *real)
+static int stp_uw_uretprobe_instance(struct task_struct *task,
+				     unsigned long slot, uint64_t *real)
 {
-	struct uprobe_task *utask = READ_ONCE(current->utask);
+	struct uprobe_task *utask = READ_ONCE(task->utask);
 	struct return_instance *ri;
 	unsigned i;
 
-	if (!utask)
-		return -1;
-	ri = READ_ONCE(utask->return_instances);
-	/* Current's own list, which only current changes (never while this
+	/* Current's own list changes only in current (never while this
 	 * probe runs on it but from inside the uprobes code a probe may
-	 * hit): every read is a nofault read all the same.
-	 * bound: STP_UW_URETPROBE_MAX instances */
+	 * hit); another task's whenever it runs, and its utask goes when it
+	 * exits: every read is a nofault read. */
+	if (!utask || copy_from_kernel_nofault(&ri, &utask->return_instances,
+					       sizeof(ri)))
+		return -1;
+	/* bound: STP_UW_URETPROBE_MAX instances */
 	for (i = 0; ri && i < STP_UW_URETPROBE_MAX; i++) {
 		unsigned long stack, orig;
 		struct return_instance *next;
@@ -109,9 +116,8 @@ static int stp_uw_return_address(void *h, uint64_t ra, uint64_t slot,
 	tramp = ibt_wrapper(unsigned long, (*stp_uw_uretprobe_tramp_fn)());
 	if (tramp == -1UL || ra != tramp)
 		return 0;
-	if (host->task != current)
-		return -1;
-	return stp_uw_uretprobe_instance((unsigned long)slot, real) == 0 ? 1 : -1;
+	return stp_uw_uretprobe_instance(host->task, (unsigned long)slot,
+					 real) == 0 ? 1 : -1;
 }
 
 #define STP_UW_RETURN_ADDRESS stp_uw_return_address
