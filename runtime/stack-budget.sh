@@ -40,7 +40,7 @@ kflags=$(sh "$here/kfeatures.sh" "$rel") || exit 1
 # kernel's uretprobe instances are readable.
 retaddr=stp_uw_return_address
 if [ $old = yes ]; then
-	kflags="$(echo " $kflags " | sed 's/ -DSTP_UW_KF_\(MMAP_LOCK_SPECULATE\|MM_LOCK_SEQCOUNT\|WQ_PERCPU\|URETPROBE_INSTANCES\)\b//g')"
+	kflags="$(echo " $kflags " | sed 's/ -DSTP_UW_KF_\(MMAP_LOCK_SPECULATE\|MM_LOCK_SEQCOUNT\|WQ_PERCPU\|URETPROBE_INSTANCES\|URETPROBE_TRAMPOLINE_VADDR\)\b//g')"
 	kflags="$kflags -DSTP_UW_NO_FOR_EACH_VMA -DSTP_UW_NO_ACCESS_OK"
 fi
 case " $kflags " in *" -DSTP_UW_KF_URETPROBE_INSTANCES "*) ;; *) retaddr= ;; esac

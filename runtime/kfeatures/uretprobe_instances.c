@@ -1,13 +1,11 @@
 /* A task's uretprobe return instances, readable by a module: struct
  * uprobe_task and struct return_instance in <linux/uprobes.h> with the
  * fields the unwinder reads (the stack slot a uretprobe hijacked, the
- * return address it held, the next instance), and
- * uprobe_get_trampoline_vaddr(), the address the hijacked slots hold
- * (declared by Linux 6.12 and later; not in Linux 6.1, where the
- * unwinder cannot tell the trampoline: stap-unwind/uretprobe.c). */
+ * return address it held, the next instance).  Linux 6.1 has them; where
+ * the trampoline's address comes from: uretprobe_trampoline_vaddr.c and
+ * stap-unwind/uretprobe.c. */
 #include <linux/sched.h>
 #include <linux/uprobes.h>
-unsigned long (*stp_uw_kf_tramp)(void) = uprobe_get_trampoline_vaddr;
 unsigned long stp_uw_kf_ri(struct task_struct *t)
 {
 	struct return_instance *ri = t->utask->return_instances;

@@ -90,12 +90,14 @@
 #define STP_UW_FLUSH_AS_STREAM 1
 #endif
 
-/* A task's uretprobe return instances and the trampoline's address
- * (STP_UW_KF_URETPROBE_INSTANCES: struct return_instance and
- * uprobe_get_trampoline_vaddr() in <linux/uprobes.h>, Linux 6.12 and
- * later): user stacks go on through a return probe's trampoline, with the
- * real return address of each hijacked slot; without it (Linux 6.1) they
- * end at the trampoline.  stap-unwind/uretprobe.c. */
+/* A task's uretprobe return instances (STP_UW_KF_URETPROBE_INSTANCES:
+ * struct return_instance in <linux/uprobes.h>, Linux 6.1 and later): user
+ * stacks go on through a return probe's trampoline, with the real return
+ * address of each hijacked slot; without them they end at the trampoline.
+ * Where the kernel tells the trampoline's address
+ * (STP_UW_KF_URETPROBE_TRAMPOLINE_VADDR: uprobe_get_trampoline_vaddr()
+ * declared, not in Linux 6.1), it is known by it, else by where it lies.
+ * stap-unwind/uretprobe.c. */
 
 /* The stock names of the unwinder's per-probe types: SystemTap 5.6 renamed
  * them (struct stp_unwind_context, stp_unwind_cache) when Linux 6.17 took

@@ -21,14 +21,18 @@
  * own call.  Every reader of user stacks (print_ubacktrace(), ubacktrace(),
  * deferred stacks, snapshots, the tools) walks through here.
  *
- * The trampoline's address is uprobe_get_trampoline_vaddr() (the first
- * slot of the xol area of current->mm; unexported: from kallsyms at
- * module init, stack.c), which does not exist in Linux 6.1.  Where it or
- * the instances cannot be read (stap-unwind/features.h,
- * STP_UW_KF_URETPROBE_INSTANCES), the walk ends at the trampoline as it
- * did before.  Otherwise a trampoline with no instance of its slot stops
- * the walk with UW_STOP_TRAMPOLINE ("return_trampoline") instead of
- * reporting it as a frame.
+ * The trampoline is the first slot of the xol area of the task's mm, the
+ * "[uprobes]" page.  Where the kernel says where that is
+ * (uprobe_get_trampoline_vaddr(), unexported: from kallsyms at module
+ * init, stack.c; STP_UW_KF_URETPROBE_TRAMPOLINE_VADDR), a trampoline with
+ * no instance of its slot stops the walk with UW_STOP_TRAMPOLINE
+ * ("return_trampoline") instead of reporting it as a frame.  Where it does
+ * not (Linux 6.1: the function is the kernel's own), a return address is
+ * taken for the trampoline when the mm has an xol area, the address
+ * starts a page, as the xol area does, and an instance holds its slot:
+ * the slot the kernel hijacked, holding the value the kernel wrote there.
+ * Where the instances cannot be read (STP_UW_KF_URETPROBE_INSTANCES), the
+ * walk ends at the trampoline as with stock.
  *
  * Another thread's list (a snapshot's worker reading a blocked thread of
  * the same process) changes only when that thread runs: if it wakes
@@ -53,6 +57,18 @@
  * than this is not one to trust. */
 #define STP_UW_URETPROBE_MAX 64
 
+/* Is ra where the trampoline of current's mm lies, the first slot of its
+ * xol area, which starts a page?  -1 where it may be (an instance that
+ * holds ra's slot decides), 0 where it cannot be. */
+static int stp_uw_uretprobe_at_trampoline(unsigned long ra)
+{
+	if ((ra & (PAGE_SIZE - 1)) != 0
+	    || !READ_ONCE(current->mm->uprobes_state.xol_area))
+		return 0;
+	return -1;
+}
+
+#ifdef STP_UW_KF_URETPROBE_TRAMPOLINE_VADDR
 static __typeof__(uprobe_get_trampoline_vaddr) *stp_uw_uretprobe_tramp_fn;
 
 static void stp_uw_uretprobe_init(void)
@@ -60,6 +76,30 @@ static void stp_uw_uretprobe_init(void)
 	stp_uw_uretprobe_tramp_fn =
 		(void *)kallsyms_lookup_name("uprobe_get_trampoline_vaddr");
 }
+
+/* Is ra the trampoline of current's mm?  1 or 0 as the kernel says; -1
+ * where it may be (the kernel's function not found). */
+static int stp_uw_uretprobe_is_trampoline(unsigned long ra)
+{
+	unsigned long tramp;
+
+	if (!stp_uw_uretprobe_tramp_fn)
+		return stp_uw_uretprobe_at_trampoline(ra);
+	/* -1 where the mm has no xol area (no uprobe hit yet). */
+	tramp = ibt_wrapper(unsigned long, (*stp_uw_uretprobe_tramp_fn)());
+	return tramp != -1UL && ra == tramp;
+}
+#else
+static void stp_uw_uretprobe_init(void)
+{
+}
+
+/* Linux 6.1: the kernel keeps the trampoline's address to itself. */
+static int stp_uw_uretprobe_is_trampoline(unsigned long ra)
+{
+	return stp_uw_uretprobe_at_trampoline(ra);
+}
+#endif
 
 /* The real return address of the uretprobe instance of task whose
  * hijacked slot is slot; 0 and *real, or -1. */
@@ -101,23 +141,25 @@ static int stp_uw_return_address(void *h, uint64_t ra, uint64_t slot,
 				 uint64_t *real)
 {
 	struct stp_uw_host *host = h;
-	unsigned long tramp;
+	int tramp;
 
-	if (!stp_uw_uretprobe_tramp_fn || !current->mm
-	    || host->task->mm != current->mm)
+	if (!current->mm || host->task->mm != current->mm)
 		return 0;
 	/* Current with no return instance has no hijacked slot: most walks,
-	 * every step, end here without the call below. */
+	 * every step, end here without the calls below. */
 	if (host->task == current
 	    && (!READ_ONCE(current->utask)
 		|| !READ_ONCE(current->utask->return_instances)))
 		return 0;
-	/* -1 where the mm has no xol area (no uprobe hit yet). */
-	tramp = ibt_wrapper(unsigned long, (*stp_uw_uretprobe_tramp_fn)());
-	if (tramp == -1UL || ra != tramp)
+	tramp = stp_uw_uretprobe_is_trampoline((unsigned long)ra);
+	if (tramp == 0)
 		return 0;
-	return stp_uw_uretprobe_instance(host->task, (unsigned long)slot,
-					 real) == 0 ? 1 : -1;
+	if (stp_uw_uretprobe_instance(host->task, (unsigned long)slot,
+				      real) == 0)
+		return 1;
+	/* The trampoline with no instance of its slot: a stop; where it
+	 * only may be the trampoline, a return address as any other. */
+	return tramp > 0 ? -1 : 0;
 }
 
 #define STP_UW_RETURN_ADDRESS stp_uw_return_address
