@@ -28,8 +28,8 @@
  * no instance of its slot stops the walk with UW_STOP_TRAMPOLINE
  * ("return_trampoline") instead of reporting it as a frame.  Where it does
  * not (Linux 6.1: the function is the kernel's own), a return address is
- * taken for the trampoline when the mm has an xol area, the address
- * starts a page, as the xol area does, and an instance holds its slot:
+ * taken for the trampoline when it starts a page, as the xol area does,
+ * and an instance holds its slot:
  * the slot the kernel hijacked, holding the value the kernel wrote there.
  * Where the instances cannot be read (STP_UW_KF_URETPROBE_INSTANCES), the
  * walk ends at the trampoline as with stock.
@@ -57,15 +57,13 @@
  * than this is not one to trust. */
 #define STP_UW_URETPROBE_MAX 64
 
-/* Is ra where the trampoline of current's mm lies, the first slot of its
- * xol area, which starts a page?  -1 where it may be (an instance that
- * holds ra's slot decides), 0 where it cannot be. */
+/* Is ra where the trampoline of current's mm may lie, the first slot of
+ * its xol area, which starts a page?  -1 where it may (an instance that
+ * holds ra's slot decides: one exists only where the area does), 0 where
+ * it cannot. */
 static int stp_uw_uretprobe_at_trampoline(unsigned long ra)
 {
-	if ((ra & (PAGE_SIZE - 1)) != 0
-	    || !READ_ONCE(current->mm->uprobes_state.xol_area))
-		return 0;
-	return -1;
+	return (ra & (PAGE_SIZE - 1)) == 0 ? -1 : 0;
 }
 
 #ifdef STP_UW_KF_URETPROBE_TRAMPOLINE_VADDR
