@@ -156,13 +156,16 @@ static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
 }
 
 /* The work budget of one user walk, in the core's work units (see "Work
- * bounds" in unwind/unwind_core.h): by default about 50 us of the
- * dearest work, which hostile tables cannot make longer; a walk past it
- * stops with work_limit.  About 80 units make a frame of a big object
- * when nothing is cached, so walks much deeper than MAXBACKTRACE = 20
- * (-DMAXBACKTRACE=N) may want -DSTP_UW_MAX_WORK=N too. */
+ * bounds" in unwind/unwind_core.h): the core's default, about 50 us of
+ * the dearest work, for each SystemTap's default of 20 frames kept, so
+ * that a deeper walk (-DMAXBACKTRACE=N, the tools' --depth) has as much
+ * for each frame: about 80 units make a frame of a big object when
+ * nothing is cached.  Hostile tables cannot make a walk longer: at the
+ * tools' deepest, 1,024 frames, it is about 2.6 ms.  A walk past it
+ * stops with work_limit; -DSTP_UW_MAX_WORK=N sets it outright. */
 #ifndef STP_UW_MAX_WORK
-#define STP_UW_MAX_WORK UW_DEFAULT_MAX_WORK
+#define STP_UW_MAX_WORK \
+	(UW_DEFAULT_MAX_WORK * (MAXBACKTRACE > 20 ? MAXBACKTRACE : 20) / 20)
 #endif
 
 /* No user code lies below mmap_min_addr, which the kernel does not
