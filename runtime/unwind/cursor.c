@@ -51,6 +51,7 @@ UW_INTERNAL void uw_cursor_reset(struct uw_cursor *c,
 	c->state.prev_reusable = 0;
 	c->state.prev_tag = 0;
 	c->pc = 0;
+	c->sp = 0;
 	c->state.regs[0].defined = 0;
 	c->regs = &c->state.regs[0];
 }

@@ -12,6 +12,14 @@
  */
 #include "uw_internal.h"
 
+/* c->sp for the frame whose registers are regs (uw_sp). */
+static void uw_step_set_sp(struct uw_cursor *c, const struct uw_regs *regs)
+{
+	const unsigned sp = c->state.arch_desc->sp_reg;
+
+	c->sp = regs->defined & UW_REG_BIT(sp) ? regs->val[sp] : 0;
+}
+
 UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 		   const struct uw_host_ops *ops, void *host,
 		   const struct uw_regs *initial)
@@ -33,6 +41,7 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 	if (!(regs->defined & UW_REG_BIT(ad->ra_reg)))
 		return uw_fail(c, UW_STOP_BAD_ARGUMENT, ad->ra_reg);
 	c->pc = regs->val[ad->ra_reg];
+	uw_step_set_sp(c, regs);
 	return 0;
 }
 
@@ -74,19 +83,6 @@ UW_API int uw_hdr_searchable(struct uw_cursor *scratch, enum uw_arch arch,
 	if (c->state.tables->eh_frame.size)
 		*eh_frame_addr = c->state.tables->eh_frame.addr;
 	return usable;
-}
-
-UW_API uint64_t uw_pc(const struct uw_cursor *c)
-{
-	return c->pc;
-}
-
-UW_API uint64_t uw_sp(const struct uw_cursor *c)
-{
-	uint64_t sp = 0;
-
-	uw_get_reg(c, c->state.arch_desc ? c->state.arch_desc->sp_reg : 0, &sp);
-	return sp;
 }
 
 UW_API uint64_t uw_cfa(const struct uw_cursor *c)
@@ -703,6 +699,7 @@ UW_API int uw_step(struct uw_cursor *c)
 	}
 	c->regs = f->regs;	/* the caller's, built in the other buffer */
 	c->pc = ra;
+	uw_step_set_sp(c, f->regs);
 	c->cfa = f->cfa;
 	c->depth++;
 	c->pc_is_exact = f->signal;

@@ -525,6 +525,7 @@ struct uw_cursor {
 					 * cursor: a cursor is never
 					 * copied) */
 	uint64_t pc;
+	uint64_t sp;		/* this frame's sp; 0 if it is undefined */
 	uint64_t cfa;		/* CFA computed by the last step (the CFA of
 				 * the frame below this one); 0 initially */
 	uint64_t frame_cfa;	/* this frame's own CFA, when a step out of
@@ -622,9 +623,18 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
  * reason in c->stop (and every later call returns 0 again). */
 UW_API int uw_step(struct uw_cursor *c);
 
-UW_API uint64_t uw_pc(const struct uw_cursor *c);
-/* SP of the current frame; 0 if it is undefined. */
-UW_API uint64_t uw_sp(const struct uw_cursor *c);
+/* The current frame's pc, and its sp (0 if it is undefined): reads of
+ * the cursor's fields, inline, as a walk asks for them at every frame. */
+static inline uint64_t uw_pc(const struct uw_cursor *c)
+{
+	return c->pc;
+}
+
+static inline uint64_t uw_sp(const struct uw_cursor *c)
+{
+	return c->sp;
+}
+
 UW_API uint64_t uw_cfa(const struct uw_cursor *c);
 /* The CFA of the frame where the walk stopped at end_of_stack (the
  * outermost frame), 0 otherwise.  Every other frame's CFA is uw_cfa()
