@@ -285,6 +285,21 @@ struct uw_compiled_unpacked {
 #define UW_CACHE_UNPACKED 128
 #endif
 
+/* Compiled rows by the lookup pc a step found them for, unpacked
+ * (uw_cache_state.compiled_pcs): a warm step's row with neither the
+ * compiled table's binary search nor the unpacking.  Keyed as the row
+ * cache's entries are, by the pc and the tables' tag (so new tags lose
+ * them all at once); one entry per slot, by a hash of the pc.  An entry
+ * is 48 bytes. */
+#ifndef UW_CACHE_COMPILED_PCS_BITS
+#define UW_CACHE_COMPILED_PCS_BITS 7
+#endif
+#define UW_CACHE_COMPILED_PCS (1u << UW_CACHE_COMPILED_PCS_BITS)
+struct uw_compiled_pc_entry {
+	struct uw_cache_key key;
+	struct uw_compiled_unpacked row;
+};
+
 /* The row cache's state (struct uw_cache, unwind_core.h; rowcache.c). */
 struct uw_cache_state {
 	struct uw_cache_entry *entries;
@@ -292,6 +307,7 @@ struct uw_cache_state {
 	/* Here, in the page every unwind touches: under TCG each other page
 	 * costs a TLB refill after a context switch. */
 	struct uw_compiled_unpacked unpacked[UW_CACHE_UNPACKED];
+	struct uw_compiled_pc_entry compiled_pcs[UW_CACHE_COMPILED_PCS];
 	struct uw_kept_tables kept;
 	struct uw_cache_tables tables[UW_CACHE_TABLES];
 	uint64_t tag_next;		/* the last tag given */

@@ -12,13 +12,17 @@
 /* Rows are found by their tables' tag: new tags for the same tables lose
  * them all at once, with no write to the entries (which a host may have
  * thousands of), and the CIEs kept follow their tables to the new tags. */
-/* Forget the compiled rows unpacked (uw_cache_state.unpacked). */
+/* Forget the compiled rows unpacked (uw_cache_state.unpacked), and
+ * those kept by pc (compiled_pcs). */
 static void uw_rowcache_forget_unpacked(struct uw_cache *cache)
 {
 	uint32_t i;
 
 	for (i = 0; i < UW_CACHE_UNPACKED; i++)	/* bound: UW_CACHE_UNPACKED */
 		cache->state.unpacked[i].rule = 0;
+	/* bound: UW_CACHE_COMPILED_PCS */
+	for (i = 0; i < UW_CACHE_COMPILED_PCS; i++)
+		cache->state.compiled_pcs[i].key.tag = 0;
 }
 
 UW_API void uw_cache_forget_rows(struct uw_cache *cache)

@@ -375,7 +375,8 @@ const struct uw_compiled_unpacked *uw_step_unpacked(struct uw_cursor *c,
  * that read fails, the row goes to uw_step_apply, whose reads go on one
  * by one.  1 = done, -1 = stopped. */
 static inline __attribute__((__always_inline__))
-int uw_step_apply_compiled(struct uw_cursor *c, uint32_t rule,
+int uw_step_apply_compiled(struct uw_cursor *c,
+			   const struct uw_compiled_unpacked *u,
 			   struct uw_step_frame *restrict out)
 {
 	static const uint8_t saved64[] = UW_X86_64_SAVED_SLOTS;
@@ -387,7 +388,6 @@ int uw_step_apply_compiled(struct uw_cursor *c, uint32_t rule,
 	const uint32_t size = is64 ? UW_X86_64_ADDR_SIZE : UW_I386_ADDR_SIZE;
 	const unsigned sp = is64 ? UW_X86_64_RSP : UW_I386_ESP;
 	const unsigned ra = is64 ? UW_X86_64_RIP : UW_I386_EIP;
-	const struct uw_compiled_unpacked *u = uw_step_unpacked(c, rule);
 	const uint8_t *span = NULL;
 	uint64_t cfa;
 	unsigned i;
@@ -395,11 +395,11 @@ int uw_step_apply_compiled(struct uw_cursor *c, uint32_t rule,
 	if (!(cur->defined & UW_REG_BIT(u->base)))
 		return uw_fail(c, UW_STOP_REG_UNDEFINED, u->base);
 	cfa = (cur->val[u->base] + u->cfa_offset) & mask;
-	if (!(rule & UW_COMPILED_NO_CALLER)) {
+	if (!(u->rule & UW_COMPILED_NO_CALLER)) {
 		span = uw_stack_slots(c, (cfa - u->words * size) & mask,
 				      u->words * size);
 		if (__builtin_expect(!span, 0)) {
-			uw_step_decode(c, rule);
+			uw_step_decode(c, u->rule);
 			return uw_step_apply_rare(c, &c->state.compact_row, out);
 		}
 	}
@@ -430,27 +430,53 @@ int uw_step_apply_compiled(struct uw_cursor *c, uint32_t rule,
 	return 1;
 }
 
-/* The row of lookup pc in the compiled table of c->state.tables:
- * applied (1 = done, -1 = stopped), no CFI there (0), or 2: the table
- * marks it for the parse. */
-static inline __attribute__((__always_inline__))
-int uw_step_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
-		     uint64_t lookup, struct uw_step_frame *out)
+/* The pcs of the compiled row of link_pc in t, traced as its FDE's.
+ * Out of line: only a traced step searches the table for them where the
+ * row was kept by its pc. */
+static __attribute__((__noinline__)) void
+uw_step_trace_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
+		       uint64_t link_pc)
 {
-	const uint64_t link_pc = (lookup - c->state.tables->bias) &
-				 c->state.arch_desc->addr_mask;
-	int64_t row, full;
-	uint32_t rule = uw_compiled_find(t, link_pc, &row);
+	int64_t row;
 
-	if (__builtin_expect(uw_compiled_is_row(rule), 1)) {
-		c->steps_compiled++;
-		if (__builtin_expect(c->state.trace != NULL, 0))
-			uw_step_trace(c, UW_TR_FDE, t->base + t->rows[row].start,
-				      row + 1 < t->count ?
-				      t->base + t->rows[row + 1].start :
-				      c->state.arch_desc->addr_mask);
-		return uw_step_apply_compiled(c, rule, out);
-	}
+	(void)uw_compiled_find(t, link_pc, &row);
+	uw_step_trace(c, UW_TR_FDE, t->base + t->rows[row].start,
+		      row + 1 < t->count ? t->base + t->rows[row + 1].start :
+		      c->state.arch_desc->addr_mask);
+}
+
+/* The compiled row a step found for lookup pc in c->state.tables, kept
+ * by the pc (uw_cache_state.compiled_pcs): the row, or NULL and in *slot
+ * where to keep the one found now (NULL: the row cache keeps no rows of
+ * these tables, or there is none). */
+static inline __attribute__((__always_inline__))
+const struct uw_compiled_unpacked *
+uw_step_compiled_by_pc(struct uw_cursor *c, uint64_t lookup,
+		       struct uw_compiled_pc_entry **slot)
+{
+	const uint64_t tag = c->state.tables_tag;
+	struct uw_compiled_pc_entry *e;
+
+	*slot = NULL;
+	if (!tag)	/* a tag is the row cache's: c->cache is set */
+		return NULL;
+	e = &c->cache->state.compiled_pcs[(lookup * 0x9e3779b97f4a7c15ull) >>
+					  (64 - UW_CACHE_COMPILED_PCS_BITS)];
+	if (e->key.pc == lookup && e->key.tag == tag)
+		return &e->row;
+	*slot = e;
+	return NULL;
+}
+
+/* A compiled table's word for pcs without a compact row: no CFI there
+ * (0), a full row applied (1 = done, -1 = stopped), or 2: the table
+ * marks them for the parse. */
+static inline __attribute__((__always_inline__))
+int uw_step_not_compact(struct uw_cursor *c, const struct uw_compiled_table *t,
+			uint32_t rule, struct uw_step_frame *out)
+{
+	int64_t full;
+
 	if (rule == UW_COMPILED_NONE) {
 		c->steps_compiled++;
 		return 0;
@@ -464,6 +490,38 @@ int uw_step_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
 	}
 	c->steps_marked++;
 	return 2;
+}
+
+/* The row of lookup pc in the compiled table of c->state.tables, kept
+ * by its pc or searched: applied (1 = done, -1 = stopped), no CFI there
+ * (0), or 2: the table marks it for the parse. */
+static inline __attribute__((__always_inline__))
+int uw_step_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
+		     uint64_t lookup, struct uw_step_frame *out)
+{
+	const uint64_t link_pc = (lookup - c->state.tables->bias) &
+				 c->state.arch_desc->addr_mask;
+	struct uw_compiled_pc_entry *slot;
+	const struct uw_compiled_unpacked *u;
+	int64_t row;
+	uint32_t rule;
+
+	u = uw_step_compiled_by_pc(c, lookup, &slot);
+	if (!u) {
+		rule = uw_compiled_find(t, link_pc, &row);
+		if (__builtin_expect(!uw_compiled_is_row(rule), 0))
+			return uw_step_not_compact(c, t, rule, out);
+		u = uw_step_unpacked(c, rule);
+		if (slot) {
+			slot->key = (struct uw_cache_key){ lookup,
+							   c->state.tables_tag };
+			slot->row = *u;
+		}
+	}
+	c->steps_compiled++;
+	if (__builtin_expect(c->state.trace != NULL, 0))
+		uw_step_trace_compiled(c, t, link_pc);
+	return uw_step_apply_compiled(c, u, out);
 }
 
 /* Method 1, CFI: the row for the pc, from the compiled table, else from

@@ -6,7 +6,11 @@
    does), and for every link-time pc from the first FDE's start to the
    last one's end (or every --every'th), one step is made from a frame
    at that pc twice, with the compiled table and without it (the parse),
-   on the same registers and stack: the step's result (stepped or the stop
+   on the same registers and stack, the compiled table's step with a row
+   cache as the harness's and the kernel's steps have one (so the frames
+   of a pc after its first take the row kept by the pc, and a row kept
+   for the same pc of another object must not serve): the step's result
+   (stepped or the stop
    and its detail) and the caller's registers (which are defined, and
    their values), CFA and pc must be the same.  Three frames a pc: every
    register defined over a stack of distinct words; the callee-saved
@@ -87,9 +91,12 @@ struct outcome {
 };
 
 static struct uw_cursor cursor;
+/* The compiled table's steps' row cache, over every file. */
+static struct uw_cache row_cache;
+static struct uw_cache_entry row_entries[1024];
 
 static void step(struct host *h, enum uw_arch arch, const struct uw_regs *regs,
-		 struct outcome *o)
+		 struct uw_cache *cache, struct outcome *o)
 {
 	memset(o, 0, sizeof *o);
 	if (uw_init(&cursor, arch, &ops, h, regs) != 0) {
@@ -97,6 +104,7 @@ static void step(struct host *h, enum uw_arch arch, const struct uw_regs *regs,
 		o->reason = cursor.stop.reason;
 		return;
 	}
+	cursor.cache = cache;
 	/* The rows compared, not the walk's work budget: a pc deep in a
 	   large FDE costs its parse more than UW_DEFAULT_MAX_WORK, where the
 	   compiled table's step costs a few units (counted apart). */
@@ -216,9 +224,9 @@ static int check_file(struct uw_elf_cache *cache, const char *path, uint64_t eve
 		for (int v = 0; v < VARIANTS; v++) {
 			frame_regs(arch, v, pc & mask, &regs, &h);
 			h.tables = compiled;
-			step(&h, arch, &regs, &a);
+			step(&h, arch, &regs, &row_cache, &a);
 			h.tables = parsed;
-			step(&h, arch, &regs, &b);
+			step(&h, arch, &regs, NULL, &b);
 			if (v == 0 && b.work > UW_DEFAULT_MAX_WORK)
 				over++;
 			if (!same(&a, &b)) {
@@ -272,6 +280,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct uw_elf_cache *cache = uw_elf_cache_new();
+	uw_cache_init(&row_cache, row_entries, sizeof row_entries / sizeof row_entries[0]);
 	for (; i < argc; i++) {
 		int rc = check_file(cache, argv[i], every, &pcs, &diff);
 		if (rc > worst)
