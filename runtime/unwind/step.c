@@ -373,15 +373,16 @@ const struct uw_compiled_unpacked *uw_step_unpacked(struct uw_cursor *c,
  * the steps that row needs.  Its save slots lie in the words just below
  * the CFA, which one read fetches, the same as uw_step_apply's; where
  * that read fails, the row goes to uw_step_apply, whose reads go on one
- * by one.  1 = done, -1 = stopped. */
+ * by one.  is64: the cursor's architecture is x86_64 (else i386), a
+ * constant where it is inlined, so that each ABI's copy has its sizes
+ * and registers fixed.  1 = done, -1 = stopped. */
 static inline __attribute__((__always_inline__))
 int uw_step_apply_compiled(struct uw_cursor *c,
-			   const struct uw_compiled_unpacked *u,
+			   const struct uw_compiled_unpacked *u, const int is64,
 			   struct uw_step_frame *restrict out)
 {
 	static const uint8_t saved64[] = UW_X86_64_SAVED_SLOTS;
 	static const uint8_t saved32[] = UW_I386_SAVED_SLOTS;
-	const int is64 = c->arch == UW_ARCH_X86_64;
 	const struct uw_regs *cur = c->regs;
 	struct uw_regs *restrict next = out->regs;
 	const uint64_t mask = is64 ? ~(uint64_t)0 : 0xffffffffu;
@@ -521,7 +522,9 @@ int uw_step_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
 	c->steps_compiled++;
 	if (__builtin_expect(c->state.trace != NULL, 0))
 		uw_step_trace_compiled(c, t, link_pc);
-	return uw_step_apply_compiled(c, u, out);
+	if (c->arch == UW_ARCH_X86_64)
+		return uw_step_apply_compiled(c, u, 1, out);
+	return uw_step_apply_compiled(c, u, 0, out);
 }
 
 /* Method 1, CFI: the row for the pc, from the compiled table, else from
