@@ -222,7 +222,7 @@ UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
 {
 	const struct uw_arch_desc *ad = c->state.arch_desc;
 	const struct uw_arch_sc_slot *slots;
-	uint32_t nslots, i;
+	uint32_t nslots, len, i;
 	uint64_t sp, sc, v;
 
 	if (!(c->regs->defined & UW_REG_BIT(ad->sp_reg)))
@@ -236,16 +236,23 @@ UW_INTERNAL int uw_arch_sigframe(struct uw_cursor *c, struct uw_regs *out,
 	if (ad->arch == UW_ARCH_X86_64) {
 		slots = uw_arch_sc_x86_64;
 		nslots = sizeof(uw_arch_sc_x86_64) / sizeof(slots[0]);
+		len = UW_X86_64_SC_RIP + UW_X86_64_ADDR_SIZE;
 	} else {
 		slots = uw_arch_sc_i386;
 		nslots = sizeof(uw_arch_sc_i386) / sizeof(slots[0]);
+		len = UW_I386_SC_EIP + UW_I386_ADDR_SIZE;
 	}
+	/* The slots in one read of the stack window, as a row's (they lie
+	 * in [sc, sc + len): the ip's is the last); where that read fails,
+	 * each slot is read alone, so that a stop names the first slot that
+	 * cannot be read. */
+	(void)uw_stack_slots(c, sc, len);
 	out->defined = 0;
 	for (i = 0; i < nslots; i++) {		/* bound: <= 17 slots */
-		if (uw_read_target(c, (sc + slots[i].offset) & ad->addr_mask,
-				   ad->addr_size, &v) < 0)
+		if (uw_stack_read_word(c, (sc + slots[i].offset) & ad->addr_mask,
+				       ad->addr_size, &v) < 0)
 			return -1;
-		out->val[slots[i].reg] = v;
+		out->val[slots[i].reg] = v & ad->addr_mask;
 		out->defined |= UW_REG_BIT(slots[i].reg);
 	}
 	*cfa = out->val[ad->sp_reg];

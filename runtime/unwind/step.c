@@ -126,41 +126,6 @@ static int uw_step_lost(struct uw_cursor *c, unsigned reg, unsigned ra)
 	return 0;
 }
 
-/* The little-endian slot at p in the stack window, as 8 bytes: the
- * caller masks it to the address width, so a 4-byte slot needs no test
- * of the size (the window has 8 bytes of room past its end). */
-static inline __attribute__((__always_inline__)) uint64_t uw_step_span_word(const uint8_t *p)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return v;
-#else
-	return p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
-	       (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-	       (uint64_t)p[7] << 56;
-#endif
-}
-
-/* The word of size bytes at addr that a row needs (a slot, or the CFA's
- * at reg + n): from the stack window (which it moves there: the slots of
- * the frames above lie there too), else read alone, which records the
- * failure.  0 = read (unmasked), -1 = stopped. */
-static inline __attribute__((__always_inline__))
-int uw_step_read_slot(struct uw_cursor *c, uint64_t addr, uint32_t size,
-		      uint64_t *v)
-{
-	const uint8_t *p = uw_stack_slots(c, addr, size);
-
-	if (__builtin_expect(p != NULL, 1)) {
-		*v = uw_step_span_word(p);
-		return 0;
-	}
-	return uw_read_target(c, addr, size, v);
-}
-
 /* The CFA of row r for the current registers. */
 static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_cursor *c,
 							     const struct uw_compact_row *r,
@@ -183,7 +148,7 @@ static inline __attribute__((__always_inline__)) int uw_step_cfa(struct uw_curso
 		return 0;
 	if (uw_spend(c, 2) < 0)	/* as the expression's two operations */
 		return -1;
-	if (uw_step_read_slot(c, *cfa, ad->addr_size, cfa) < 0)
+	if (uw_stack_read_word(c, *cfa, ad->addr_size, cfa) < 0)
 		return -1;
 	*cfa &= ad->addr_mask;
 	return 0;
@@ -256,7 +221,7 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 		/* bound: one iteration per bit, < UW_NREGS */
 		for (slots = r->in_span; slots != 0; slots &= slots - 1) {
 			reg = (unsigned)__builtin_ctz(slots);
-			v = uw_step_span_word(span +
+			v = uw_stack_word_at(span +
 					      (r->offset[reg] - r->span_lo));
 			next->val[reg] = v & mask;
 		}
@@ -312,8 +277,8 @@ slot:
 		/* A memory slot: from the span if it lies inside it. */
 		if (addr - span_addr < span_len &&
 		    span_len - (addr - span_addr) >= size)
-			v = uw_step_span_word(span + (addr - span_addr));
-		else if (uw_step_read_slot(c, addr, size, &v) < 0)
+			v = uw_stack_word_at(span + (addr - span_addr));
+		else if (uw_stack_read_word(c, addr, size, &v) < 0)
 			goto lost;
 value:
 		next->val[reg] = v & mask;
@@ -422,9 +387,9 @@ int uw_step_apply_compiled(struct uw_cursor *c,
 			next->val[saved32[i]] = cur->val[saved32[i]];
 	}
 	for (i = 0; i < u->nsaved; i++)
-		next->val[u->reg[i]] = uw_step_span_word(span + u->at[i]) & mask;
+		next->val[u->reg[i]] = uw_stack_word_at(span + u->at[i]) & mask;
 	next->val[sp] = cfa;
-	next->val[ra] = uw_step_span_word(span + (u->words - 1) * size) & mask;
+	next->val[ra] = uw_stack_word_at(span + (u->words - 1) * size) & mask;
 	next->defined = (cur->defined & u->keep) | u->defined;
 	out->cfa = cfa;
 	out->signal = 0;

@@ -401,6 +401,40 @@ static inline const uint8_t *uw_stack_slots(struct uw_cursor *c,
 		return c->state.window + off;
 	return uw_stack_fill(c, addr, len);
 }
+/* The little-endian word at p in the stack window, as 8 bytes: the
+ * caller masks it to the address width, so a 4-byte slot needs no test
+ * of the size (the window has 8 bytes of room past its end). */
+static inline __attribute__((__always_inline__))
+uint64_t uw_stack_word_at(const uint8_t *p)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+#else
+	return p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	       (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+	       (uint64_t)p[7] << 56;
+#endif
+}
+/* The word of size bytes at addr on the stack (a row's slot, the CFA's
+ * at reg + n, a sigcontext's slot): from the stack window (which it
+ * moves there: the slots of the frames above lie there too), else read
+ * alone, which records the failure.  0 = read (unmasked), -1 = stopped. */
+static inline __attribute__((__always_inline__))
+int uw_stack_read_word(struct uw_cursor *c, uint64_t addr, uint32_t size,
+		       uint64_t *v)
+{
+	const uint8_t *p = uw_stack_slots(c, addr, size);
+
+	if (__builtin_expect(p != NULL, 1)) {
+		*v = uw_stack_word_at(p);
+		return 0;
+	}
+	return uw_read_target(c, addr, size, v);
+}
 /* An address-sized little-endian word at addr, speculatively. */
 UW_INTERNAL int uw_peek_word(struct uw_cursor *c, uint64_t addr, uint64_t *v);
 UW_INTERNAL uint64_t uw_sign_extend(uint64_t v, uint32_t size);
