@@ -156,13 +156,13 @@ static u64 stp_uw_tables_ident(const struct stp_uw_mapping *vm)
 }
 
 /* The work budget of one user walk, in the core's work units (see "Work
- * bounds" in unwind/unwind_core.h): the core's default, about 50 us of
- * the dearest work, for each SystemTap's default of 20 frames kept, so
- * that a deeper walk (-DMAXBACKTRACE=N, the tools' --depth) has as much
- * for each frame: about 80 units make a frame of a big object when
- * nothing is cached.  Hostile tables cannot make a walk longer: at the
- * tools' deepest, 1,024 frames, it is about 2.6 ms.  A walk past it
- * stops with work_limit; -DSTP_UW_MAX_WORK=N sets it outright. */
+ * bounds" in unwind/unwind_core.h): the core's default (about 50 us of
+ * the dearest work) for every 20 frames the walk may keep, SystemTap's
+ * default MAXBACKTRACE, so that a deeper walk (-DMAXBACKTRACE=N, the
+ * tools' --depth) has as much for each frame; about 80 units make a
+ * frame of a big object when nothing is cached.  Hostile tables cannot
+ * make a walk longer: at the tools' deepest, 1,024 frames, about 2.6 ms.
+ * A walk past it stops with work_limit; -DSTP_UW_MAX_WORK=N sets it. */
 #ifndef STP_UW_MAX_WORK
 #define STP_UW_MAX_WORK \
 	(UW_DEFAULT_MAX_WORK * (MAXBACKTRACE > 20 ? MAXBACKTRACE : 20) / 20)
