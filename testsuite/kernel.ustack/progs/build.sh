@@ -267,16 +267,24 @@ build_upstream() (
 	echo "built: $(ls | sed 's|^|upstream/|' | tr '\n' ' ')"
 )
 
+# SystemTap's module cache knows a file a script takes symbols from by its
+# size and modification time: each program gets a time derived from its
+# contents (runtime/cache-time.sh), so the same program built again, in this
+# or another checkout, hits the modules built for it before.
+cache_time=$here/../../../runtime/cache-time.sh
+
 for set in "$@"; do	# bound: the sets named
 	built=
 	case $set in
 	ustack | stripped | tracking | stop | debug_frame | dmod_replaced | hostile | soak | snapthreads | \
 	profile | tools | lastcall | ureadbuf | uret)
 		"build_$set"
+		(cd "$out" && sh "$cache_time" $built)
 		echo "built:$built"
 		;;
 	upstream)
 		build_upstream
+		find "$out/upstream" -type f -exec sh "$cache_time" {} +
 		;;
 	*)
 		echo "build.sh: no set '$set'" >&2
