@@ -34,7 +34,7 @@ for abi in m64 m32; do
 	echo "eu-stack $abi $t0 $t1" >>/tmp/snap-times
 	echo quit >&3
 	exec 3>&-
-	wait $pid || die "snapthreads-$abi exited with $?"
+	wait $pid || die "snapthreads-$abi exited with $?: $(grep -v "^\(chain\|thread\|ready\|stall\|spins\) " /tmp/snap-$abi.out | tail -2 | tr "\n" " ")"
 done
 # A pid that names no process (the kill fails; the probe sees it).
 nopid=999999
