@@ -5,7 +5,7 @@
 #                 forms (snapshot.stp takes each kill -0 of this shell as
 #                 a request, and touches /tmp/snapdone-N when #N is printed);
 #   eu-stack -p PID, which stops the process, bracketed by the monotonic
-#                 clock;
+#                 clock, and its exit status;
 #   quit          the program's stall and spin report.
 # Then kill -0 of a pid that does not exist.  Everything the test reads
 # goes to /tmp/snap-ABI.out, /tmp/snap-ABI.eu and /tmp/snap-times.
@@ -30,8 +30,9 @@ for abi in m64 m32; do
 	snap $pid
 	t0=$($b/snapthreads-$abi now)
 	eu-stack -p $pid >/tmp/snap-$abi.eu 2>&1
+	eus=$?
 	t1=$($b/snapthreads-$abi now)
-	echo "eu-stack $abi $t0 $t1" >>/tmp/snap-times
+	echo "eu-stack $abi $t0 $t1 $eus" >>/tmp/snap-times
 	echo quit >&3
 	exec 3>&-
 	wait $pid || die "snapthreads-$abi exited with $?: $(grep -v "^\(chain\|thread\|ready\|stall\|spins\) " /tmp/snap-$abi.out | tail -2 | tr "\n" " ")"
