@@ -97,4 +97,8 @@ stamp=$( {
 	(cd "$stock" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 	cat "$out/stap-unwind/stock_runtime.h"
 } | sha256sum | cut -c1-64)
+# The hash is kept in the overlay's description, for an installed copy to
+# be given the same time again (debian/postinst: dpkg unpacks directories
+# with the time of the install).
+echo "content: $stamp" >>"$out/.stap-unwind-overlay"
 find "$out" -type d -exec sh "$here/cache-time.sh" --hash "$stamp" {} +
