@@ -23,5 +23,5 @@ if [ "${1:-}" = --hash ]; then
 	exit 0
 fi
 for f in "$@"; do	# bound: the files named
-	touch -d "@$(time_of "$(sha256sum "$f" | cut -c1-64)")" "$f"
+	touch -d "@$(time_of "$(sha256sum "$f")")" "$f"
 done
