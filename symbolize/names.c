@@ -310,6 +310,25 @@ void names_file_frame(struct names *nm, const struct file_frame *f,
 	addr = link + o->bias;
 	look = f->caller && addr > 0 ? addr - 1 : addr;
 	name = dwfl_module_addrinfo(o->mod, look, &off, &sym, NULL, NULL, NULL);
+	/* A return address at a function's first byte was not pushed by a
+	 * call: the kernel gives a signal handler the trampoline that ends
+	 * the signal (glibc's __restore_rt, a symbol of size 0) to return
+	 * to.  No symbol with a size holds the byte before it (libdwfl may
+	 * offer the nearest one without a size below it, a guess); the
+	 * trampoline is named. */
+	if (look != addr && (!name || sym.st_size == 0)) {
+		GElf_Off at_off;
+		GElf_Sym at_sym;
+		const char *at = dwfl_module_addrinfo(o->mod, addr, &at_off,
+						      &at_sym, NULL, NULL, NULL);
+
+		if (at && at_off == 0) {
+			name = at;
+			off = at_off;
+			sym = at_sym;
+			look = addr;
+		}
+	}
 	if (name) {
 		out->kind = FRAME_SYMBOL;
 		out->name = unversioned(nm, name);

@@ -34,3 +34,13 @@ int main(int argc, char **argv)
 	printf("%d\n", top(argc));
 	return 0;
 }
+
+/* A signal trampoline as glibc's __restore_rt is: a local function symbol
+ * of size 0, after padding that no symbol holds, to whose first byte a
+ * signal handler returns (the return address was not pushed by a call). */
+__asm__(".text\n"
+	".p2align 6\n"
+	".type sym_tramp, @function\n"
+	"sym_tramp:\n"
+	"\tnop\n"
+	"\tret\n");
