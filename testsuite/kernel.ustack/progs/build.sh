@@ -28,7 +28,10 @@
 #                DWARF) and its debuginfo debug/.build-id/NN/REST.debug
 #   profile      mix-ABI, mixhelper, profile-oracle     mix.c, mixhelper.c,
 #                                                       ../../oracle/profile-oracle.c
-#   tools        countchains-ABI, burn-ABI, stackusage-ABI, deep-ABI
+#   tools        countchains-ABI, burn-ABI, stackusage-ABI, deep-ABI, and
+#                deepstrip-ABI (deep-ABI without symbols or DWARF; m64's
+#                debuginfo deep-debug/.build-id/NN/REST.debug, m32's
+#                deepstrip-m32.debug beside it, through a debuglink)
 #   lastcall     lastcall-m64 (functions in source order, unpadded, -no-pie:
 #                see its head)
 #   ureadbuf     ureadbuf-ABI                           ureadbuf.c
@@ -161,22 +164,28 @@ build_soak() {
 	done
 }
 
-# snapthreads-stripped's debuginfo is where a distribution's -dbgsym
-# package puts it, found by build-id.
+# buildid_debug FILE DIR STRIPPED: FILE's debuginfo into
+# DIR/.build-id/NN/REST.debug (DIR relative to OUTDIR), where a
+# distribution's -dbgsym package puts it, found by build-id; FILE without
+# symbols or DWARF as STRIPPED.  Adds both to built.
+buildid_debug() {
+	id=$(readelf -n "$out/$1" | sed -n 's/^ *Build ID: *//p')
+	[ ${#id} -ge 4 ] || { echo "build.sh: no build-id in $1" >&2; exit 1; }
+	d=$2/.build-id/$(echo "$id" | cut -c1-2)
+	mkdir -p "$out/$d"
+	objcopy --only-keep-debug "$out/$1" "$out/$d/$(echo "$id" | cut -c3-).debug"
+	strip --strip-all -o "$out/$3" "$out/$1"
+	built="$built $3 $d/$(echo "$id" | cut -c3-).debug"
+}
+
 build_snapthreads() {
 	for abi in m64 m32; do
 		gcc -$abi -O2 -g -Wall -Werror -pthread -fno-optimize-sibling-calls \
 			-o "$out/snapthreads-$abi" "$here/snapthreads.c"
 	done
+	built="$built snapthreads-m64 snapthreads-m32"
 	rm -rf "$out/debug"
-	objcopy --only-keep-debug "$out/snapthreads-m64" "$out/snapthreads.debug"
-	id=$(readelf -n "$out/snapthreads-m64" | sed -n 's/^ *Build ID: *//p')
-	[ ${#id} -ge 4 ] || { echo "build.sh: no build-id in snapthreads-m64" >&2; exit 1; }
-	d=debug/.build-id/$(echo "$id" | cut -c1-2)
-	mkdir -p "$out/$d"
-	mv "$out/snapthreads.debug" "$out/$d/$(echo "$id" | cut -c3-).debug"
-	strip --strip-all -o "$out/snapthreads-stripped" "$out/snapthreads-m64"
-	built="$built snapthreads-m64 snapthreads-m32 snapthreads-stripped $d/$(echo "$id" | cut -c3-).debug"
+	buildid_debug snapthreads-m64 debug snapthreads-stripped
 }
 
 # mix: the sampled program, -O2, no frame pointer; mixhelper: its input
@@ -198,6 +207,14 @@ build_tools() {
 			built="$built $prog-$abi"
 		done
 	done
+	# deepstrip-ABI: deep-ABI without symbols or DWARF; m64's debug file
+	# found by build-id (names.exp installs it under /usr/lib/debug),
+	# m32's by a debuglink to the file beside it.
+	rm -rf "$out/deep-debug"
+	buildid_debug deep-m64 deep-debug deepstrip-m64
+	cp "$out/deep-m32" "$out/deepstrip-m32"
+	sepdebug "$out/deepstrip-m32" --strip-all
+	built="$built deepstrip-m32 deepstrip-m32.debug"
 }
 
 # lastcall's functions in source order without padding (see its head), at
@@ -221,10 +238,12 @@ build_uret() {
 	for_each_variant one
 }
 
-# sepdebug FILE: debuginfo moved to FILE.debug, found through a debuglink.
+# sepdebug FILE [HOW]: debuginfo moved to FILE.debug, found through a
+# debuglink.  HOW: --strip-debug (the default; the symbol table stays) or
+# --strip-all (only the debug file names the functions).
 sepdebug() {
 	objcopy --only-keep-debug "$1" "$1.debug"
-	objcopy --strip-debug "$1"
+	objcopy "${2:---strip-debug}" "$1"
 	objcopy --add-gnu-debuglink="$1.debug" "$1"
 }
 
