@@ -24,6 +24,9 @@
  *        not resident stops the stack with memory_unreadable, as in a probe.
  *        If the thread ran while it was read (its context switch count
  *        moved), it is read once more, and marked if it ran again;
+ *      a thread whose CPU's SystemTap context was in use (a probe ran
+ *      there) is read again after a short sleep, a few times, and only
+ *      then counted as busy;
  *      and its kernel stack (stack_trace_save_tsk(), or the interrupted
  *      registers' for a thread running in the kernel);
  *   3. prints the records (the worker again takes up each process's
@@ -56,6 +59,7 @@
 #define STP_UW_USTACK_SNAPSHOT_C
 
 #include <linux/cred.h>
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/sched/mm.h>
@@ -238,43 +242,73 @@ static unsigned long stp_uw_ustack_snapshot_switches(struct task_struct *t)
 	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
 }
 
-/* Read one thread (the worker, process context). */
+/* How often a thread whose CPU's SystemTap context was in use is read
+ * again, and how long the worker sleeps first: a context is held only for
+ * one probe's run (a timer probe on that CPU when the IPI came, say), so a
+ * later try finds it free; under TCG a probe can run for milliseconds. */
+#define STP_UW_USTACK_SNAPSHOT_BUSY_RETRIES	8
+#define STP_UW_USTACK_SNAPSHOT_BUSY_SLEEP_US	500
+
+/* Read one thread once: on its CPU by an IPI if it runs on another one,
+ * else from its saved registers.  Returns the thread's switch count
+ * before the read, for stp_uw_ustack_snapshot_read to see whether it ran
+ * meanwhile. */
+static unsigned long
+stp_uw_ustack_snapshot_read_once(struct stp_uw_ustack_snapshot_thread *rec)
+{
+	struct task_struct *t = rec->task;
+	unsigned long sw = stp_uw_ustack_snapshot_switches(t);
+	int cpu = task_cpu(t);
+	struct mm_struct *mm;
+
+	if (READ_ONCE(t->on_cpu) && cpu != raw_smp_processor_id()) {
+		rec->how = STP_UW_USTACK_SNAPSHOT_UNREAD;
+		smp_call_function_single(cpu, stp_uw_ustack_snapshot_ipi, rec, 1);
+		if (rec->how != STP_UW_USTACK_SNAPSHOT_UNREAD)
+			return sw;
+		/* It left that CPU before the IPI came: read it from its
+		 * saved registers. */
+	}
+	mm = get_task_mm(t);
+	if (!mm || (t->flags & PF_EXITING)) {
+		if (mm)
+			mmput(mm);
+		rec->how = STP_UW_USTACK_SNAPSHOT_EXITED;
+		return sw;
+	}
+	kthread_use_mm(mm);
+	stp_uw_ustack_snapshot_saved(rec);
+	kthread_unuse_mm(mm);
+	mmput(mm);
+	return sw;
+}
+
+/* Read one thread (the worker, process context): again once if it ran
+ * while read from its saved registers (then marked if it ran again), and
+ * again after a sleep while its CPU's context was busy. */
 static void
 stp_uw_ustack_snapshot_read(struct stp_uw_ustack_snapshot_thread *rec)
 {
 	struct task_struct *t = rec->task;
-	struct mm_struct *mm;
-	unsigned tries;
+	unsigned reread = 0, busy = 0;
 
 	rec->state = task_state_to_char(t);
 	rec->cpu = -1;		/* the IPI sets it, if it reads the thread */
-	for (tries = 0; tries < 2; tries++) {	/* bound: one reread */
-		unsigned long sw = stp_uw_ustack_snapshot_switches(t);
-		int cpu = task_cpu(t);
+	for (;;) {	/* bound: 1 reread + BUSY_RETRIES */
+		unsigned long sw = stp_uw_ustack_snapshot_read_once(rec);
 
-		if (READ_ONCE(t->on_cpu) && cpu != raw_smp_processor_id()) {
-			rec->how = STP_UW_USTACK_SNAPSHOT_UNREAD;
-			smp_call_function_single(cpu, stp_uw_ustack_snapshot_ipi,
-						 rec, 1);
-			if (rec->how != STP_UW_USTACK_SNAPSHOT_UNREAD)
+		if (rec->how == STP_UW_USTACK_SNAPSHOT_BUSY) {
+			if (busy++ == STP_UW_USTACK_SNAPSHOT_BUSY_RETRIES)
 				return;
-			/* It left that CPU before the IPI came: read it
-			 * from its saved registers. */
+			usleep_range(STP_UW_USTACK_SNAPSHOT_BUSY_SLEEP_US,
+				     2 * STP_UW_USTACK_SNAPSHOT_BUSY_SLEEP_US);
+			continue;
 		}
-		mm = get_task_mm(t);
-		if (!mm || (t->flags & PF_EXITING)) {
-			if (mm)
-				mmput(mm);
-			rec->how = STP_UW_USTACK_SNAPSHOT_EXITED;
+		if (rec->how != STP_UW_USTACK_SNAPSHOT_SAVED)
 			return;
-		}
-		kthread_use_mm(mm);
-		stp_uw_ustack_snapshot_saved(rec);
-		kthread_unuse_mm(mm);
-		mmput(mm);
 		rec->ran = stp_uw_ustack_snapshot_switches(t) != sw
 			   || READ_ONCE(t->on_cpu);
-		if (!rec->ran || rec->how != STP_UW_USTACK_SNAPSHOT_SAVED)
+		if (!rec->ran || reread++ == 1)
 			return;
 	}
 }
