@@ -1,14 +1,14 @@
 #!/bin/sh
-# vdso-cfi.sh PROG: the vDSO that the running kernel maps into PROG (a
-# program of the ABI in question, run for a moment with the argument 2),
-# read from PROG's memory, as lines
+# vdso-cfi.sh PROG ARGS...: the vDSO that the running kernel maps into PROG
+# (a program of the ABI in question that runs for a second at least with
+# ARGS; killed once read), read from PROG's memory, as lines
 #   fde LO HI            each FDE's address range (hex, vDSO-relative)
 #   func START SIZE NAME each function symbol (hex start, decimal size)
 # for vdso_functions_without_cfi in lib/kernel.exp.  Run in the guest.
 set -u
 prog=$1
 tmp=$(mktemp)
-"$prog" 2 >/dev/null &
+"$@" >/dev/null 2>&1 </dev/null &
 pid=$!
 sleep 0.5
 range=$(sed -n '/\[vdso\]$/s/ .*//p' "/proc/$pid/maps")
