@@ -11,5 +11,8 @@ shift 3
 in=$(mktemp "$hostdir/namer-in.XXXXXX") || exit 1
 trap 'rm -f "$in"' EXIT
 cat >"$in"
-"$stapvm" guest sh -c 'in=$1; shift; exec "$0" "$@" <"$in"' \
+# Naming a profile of python3 (thousands of frames, libpython's symbols)
+# under TCG beside three other guests took more than stapvm's default
+# 300 s in a CI rehearsal: 900.
+STAPVM_TIMEOUT=900 "$stapvm" guest sh -c 'in=$1; shift; exec "$0" "$@" <"$in"' \
 	"$guestdir/symbolize/stap-unwind-symbolize" "$guestdir/${in##*/}" "$@"
