@@ -12,7 +12,9 @@
  *     before pc when pc is at the mov): the frame is being set up, the
  *     return address is just above the saved %ebp -> UW_HOW_NOCFI_ENTRY.
  *     A call to a get_pc_thunk (its 4 bytes checked at the target) on the
- *     way, as at the entry of i386 PIC code, is stepped over.
+ *     way, as at the entry of i386 PIC code, is stepped over, and so is
+ *     the endbr64/endbr32 that begins a function built for indirect
+ *     branch tracking.
  * Anything else (an unknown instruction, a branch, a pop of a slot below
  * the frame's sp, an unreadable byte) means "not recognised": the caller
  * then tries the frame-pointer chain, if its policy asks for it.
@@ -234,6 +236,15 @@ UW_INTERNAL int uw_nocfi_step(struct uw_cursor *c, struct uw_regs *next,
 		}
 		if (op == 0x90) {			/* nop */
 			off += 1;
+			continue;
+		}
+		/* endbr64 / endbr32: the first instruction of a function
+		 * built for indirect branch tracking (-fcf-protection):
+		 * Debian 13's 6.12 kernel begins its 32-bit vDSO's
+		 * __vdso_clock_gettime64, which has no CFI, with one. */
+		if (op == 0xf3 && !rex && avail >= 4 && p[1] == 0x0f &&
+		    p[2] == 0x1e && (p[3] == 0xfa || p[3] == 0xfb)) {
+			off += 4;
 			continue;
 		}
 		if (op == 0x89 || op == 0x8b) {		/* mov */

@@ -1561,6 +1561,55 @@ static void test_nocfi_policy(void)
 	      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_NO_UNWIND_DATA && !trace_fp_seen);
 }
 
+/* A function's entry without CFI, as Debian 13's 6.12 kernel builds its
+ * 32-bit vDSO's clock functions: endbr32, the call to a get_pc_thunk and
+ * its add, push %ebp; mov %esp,%ebp (__vdso_clock_gettime64's first
+ * 12 bytes, from that kernel's image); and the x86_64 form, endbr64;
+ * push %rbp; mov %rsp,%rbp.  A pc at the endbr goes on from the code. */
+static void test_nocfi_endbr_entry(void)
+{
+	static const uint8_t entry32[] = {
+		0xf3, 0x0f, 0x1e, 0xfb,		/* endbr32 */
+		0xe8, 0x17, 0x00, 0x00, 0x00,	/* call 0x20: the thunk */
+		0x05, 0x4b, 0xf1, 0xff, 0xff,	/* add $imm,%eax */
+		0x55, 0x89, 0xe5, 0x57,		/* push %ebp; mov %esp,%ebp; push %edi */
+	};
+	static const uint8_t thunk[] = { 0x8b, 0x04, 0x24, 0xc3 };	/* mov (%esp),%eax; ret */
+	static const uint8_t entry64[] = {
+		0xf3, 0x0f, 0x1e, 0xfa,		/* endbr64 */
+		0x55, 0x48, 0x89, 0xe5,		/* push %rbp; mov %rsp,%rbp */
+	};
+	uint64_t sp = STACK_ADDR + 0x100, bp = STACK_ADDR + 0x200, v;
+	struct uw_regs r;
+
+	reset();
+	memcpy(tramp_mem, entry32, sizeof(entry32));
+	memcpy(tramp_mem + 0x20, thunk, sizeof(thunk));
+	memset(&r, 0, sizeof(r));
+	r.val[UW_I386_EIP] = TRAMP_ADDR;
+	r.val[UW_I386_ESP] = sp;
+	r.val[UW_I386_EBP] = bp;
+	r.defined = UW_REG_BIT(UW_I386_EIP) | UW_REG_BIT(UW_I386_ESP) | UW_REG_BIT(UW_I386_EBP);
+	st_put(sp, 0x7777, 4);
+	uw_init(&cur, UW_ARCH_I386, &ops, NULL, &r);
+	cur.policy = UW_POLICY_NOCFI;
+	CHECK("nocfi: i386 entry at endbr32, thunk call, push %ebp; mov %esp,%ebp",
+	      uw_step(&cur) == 1 && cur.how == UW_HOW_NOCFI_ENTRY && uw_pc(&cur) == 0x7777 &&
+	      uw_sp(&cur) == sp + 4 && uw_get_reg(&cur, UW_I386_EBP, &v) == 0 && v == bp);
+
+	reset();
+	memcpy(tramp_mem, entry64, sizeof(entry64));
+	regs64(&r, TRAMP_ADDR, sp);
+	r.val[6] = bp;
+	r.defined |= UW_REG_BIT(6);
+	st_put(sp, 0x7777, 8);
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	cur.policy = UW_POLICY_NOCFI;
+	CHECK("nocfi: x86_64 entry at endbr64, push %rbp; mov %rsp,%rbp",
+	      uw_step(&cur) == 1 && cur.how == UW_HOW_NOCFI_ENTRY && uw_pc(&cur) == 0x7777 &&
+	      uw_sp(&cur) == sp + 8 && uw_get_reg(&cur, 6, &v) == 0 && v == bp);
+}
+
 static void test_pt_regs(void)
 {
 	uw_pt_regs pt;
@@ -1880,6 +1929,7 @@ int main(void)
 	test_signal_frames();
 	test_fp_fallback();
 	test_nocfi_policy();
+	test_nocfi_endbr_entry();
 	test_pt_regs();
 	test_i386_walk();
 	test_return_addresses();
