@@ -239,6 +239,9 @@ static int stp_uw_tables_vdso(struct stp_uw_host *host, unsigned long pc,
 	out->pc_hi = host->vdso.end;	/* while pcs stay in the vdso */
 	out->ident = stp_uw_ident(STP_UW_VDSO_TAG, host->vdso.start);
 	out->compiled = stp_uw_vdso_compiled_of(READ_ONCE(current->mm->context.vdso_image));
+	/* Debian's 6.1 and 6.12 give the 32-bit vDSO's clock functions no
+	 * CFI; the kernel builds them with frame pointers. */
+	out->keeps_frame_pointer = 1;
 	return STP_UW_TABLES_FOUND;
 }
 

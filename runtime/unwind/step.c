@@ -589,7 +589,8 @@ enum uw_step_method {
 	UW_METHOD_CFI,
 	UW_METHOD_SIGFRAME,
 	UW_METHOD_NOCFI,	/* needs UW_POLICY_NOCFI */
-	UW_METHOD_FP,		/* needs UW_POLICY_FP_FALLBACK */
+	UW_METHOD_FP,		/* needs UW_POLICY_FP_FALLBACK, or tables that
+				 * keep the frame pointer */
 	UW_METHODS
 };
 
@@ -604,7 +605,8 @@ static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
 			return 0;
 		return uw_step_nocfi(c, lookup, out);
 	case UW_METHOD_FP:
-		if (!(c->policy & UW_POLICY_FP_FALLBACK))
+		if (!(c->policy & UW_POLICY_FP_FALLBACK) &&
+		    !(c->state.tables_for_pc && c->state.tables->keeps_frame_pointer))
 			return 0;
 		return uw_step_fp(c, lookup, out);
 	default:

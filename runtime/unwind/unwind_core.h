@@ -150,6 +150,14 @@ struct uw_tables {
 	 * its row there, and parses only the rows it marks.  It must have
 	 * been compiled from these same sections (bias aside). */
 	const struct uw_compiled_table *compiled;
+	/* Optional: nonzero when the host knows that every function of the
+	 * object that its CFI does not cover keeps the frame pointer, as
+	 * the kernel builds its vDSO (arch/x86/entry/vdso/Makefile: both
+	 * ABIs -fno-omit-frame-pointer, the 32-bit one without unwind
+	 * tables for its C functions).  A pc there that the code does not
+	 * explain (nocfi.c) then takes the frame-pointer chain, whatever
+	 * the cursor's policy. */
+	uint8_t keeps_frame_pointer;
 };
 
 /* ------------------------------------------------------------------ */

@@ -1610,6 +1610,41 @@ static void test_nocfi_endbr_entry(void)
 	      uw_sp(&cur) == sp + 8 && uw_get_reg(&cur, 6, &v) == 0 && v == bp);
 }
 
+/* An object whose functions without CFI keep the frame pointer (the
+ * kernel's vDSO, uw_tables.keeps_frame_pointer): a pc there that the
+ * code does not explain takes the bp chain under the runtime's policy
+ * (UW_POLICY_NOCFI alone); in any other object it stops. */
+static void test_tables_keep_frame_pointer(void)
+{
+	uint64_t sp = STACK_ADDR + 0x100, bp = STACK_ADDR + 0x180, v;
+	struct uw_regs r;
+	size_t c;
+
+	reset();
+	g_asize = 4;
+	c = cie(&eh, 1, "zR", -4, 8, 0x1b, cie32_ins, sizeof(cie32_ins));
+	fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x100, NULL, 0);
+	use_eh();
+	memset(&r, 0, sizeof(r));
+	r.val[UW_I386_EIP] = CODE_ADDR + 0x300;	/* no FDE, no code to read */
+	r.val[UW_I386_ESP] = sp;
+	r.val[UW_I386_EBP] = bp;
+	r.defined = UW_REG_BIT(UW_I386_EIP) | UW_REG_BIT(UW_I386_ESP) | UW_REG_BIT(UW_I386_EBP);
+	st_put(bp, bp + 0x40, 4);		/* the caller's ebp */
+	st_put(bp + 4, 0x7777, 4);		/* the return address */
+	mod.keeps_frame_pointer = 1;
+	uw_init(&cur, UW_ARCH_I386, &ops, NULL, &r);
+	cur.policy = UW_POLICY_NOCFI;
+	CHECK("tables that keep the frame pointer: a pc without CFI takes the bp chain",
+	      uw_step(&cur) == 1 && cur.how == UW_HOW_FRAME_POINTER && uw_pc(&cur) == 0x7777 &&
+	      uw_sp(&cur) == bp + 8 && uw_get_reg(&cur, UW_I386_EBP, &v) == 0 && v == bp + 0x40);
+	mod.keeps_frame_pointer = 0;
+	uw_init(&cur, UW_ARCH_I386, &ops, NULL, &r);
+	cur.policy = UW_POLICY_NOCFI;
+	CHECK("other tables: a pc without CFI stops, no bp chain",
+	      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_NO_UNWIND_DATA);
+}
+
 static void test_pt_regs(void)
 {
 	uw_pt_regs pt;
@@ -1930,6 +1965,7 @@ int main(void)
 	test_fp_fallback();
 	test_nocfi_policy();
 	test_nocfi_endbr_entry();
+	test_tables_keep_frame_pointer();
 	test_pt_regs();
 	test_i386_walk();
 	test_return_addresses();
