@@ -367,6 +367,8 @@ struct uw_space *uw_space_new(struct uw_elf_cache *cache, const struct uw_snapsh
 			.debug_frame = im->debug_frame, .bias = bias,
 			.data_base = im->data_base, .module = m->path,
 			.pc_lo = m->start, .pc_hi = m->end, .compiled = im->compiled,
+			/* As the kernel's host: its vDSO keeps frame pointers. */
+			.keeps_frame_pointer = strcmp(m->path, "[vdso]") == 0,
 		};
 		mod->has_tables = im->eh_frame.size || im->eh_frame_hdr.size || im->debug_frame.size;
 		sp->nmodules++;
