@@ -118,8 +118,8 @@ struct diff_kind {
 	long seen;
 	enum verdict verdict;
 	char evidence[80]; /* label of the stop gdb looked at */
-	int looks;         /* gdb views that unwound past frame 0 */
-	int blind_looks;   /* gdb views that did not (gdb lost the caller) */
+	int looks;         /* gdb views that sided with one unwinder */
+	int idle_looks;    /* gdb views that decided nothing */
 };
 
 struct tracer {
@@ -222,17 +222,24 @@ static int gdb_view(struct tracer *t, uint64_t *pcs, int max, char *text, size_t
 
 static bool near(uint64_t a, uint64_t b);
 static int wait_stop(pid_t pid);
+static uint64_t read_word(pid_t pid, uint64_t addr, int arch);
 
-/* gdb lost the caller of frame 0 (gdb 18 takes an i386 pc thunk without
-   CFI, called from a signal handler, for the outermost frame): let frame 0
-   return instead, by single-stepping until sp is above the stop's, and ask
-   gdb there.  The pc it returned to is the true frame 1, and gdb's view
-   from it, with CFI in hand, the rest.  Random mode only (the process
-   goes on from where it is left).  Returns the frames (pc0 first) or -1.  */
+/* gdb's view decided nothing (gdb 18 takes an i386 pc thunk without CFI,
+   called from a signal handler, for the outermost frame): let frame 0
+   return instead, by single-stepping until a step returns above the
+   stop's sp (its new pc is the word it popped: a pop of a saved register
+   moves sp but not pc there), and ask gdb there.  The pc it returned to
+   is the true frame 1, and gdb's view from it, with CFI in hand, the
+   rest.  Random mode only (the process goes on from where it is left).
+   Returns the frames (pc0 first) or -1.  */
 static int gdb_view_after_return(struct tracer *t, uint64_t pc0, uint64_t sp0, uint64_t *pcs,
 				 int max, char *text, size_t textlen)
 {
 	struct user_regs_struct r;
+	if (ptrace(PTRACE_GETREGS, t->pid, NULL, &r) != 0)
+		return -1;
+	uint64_t sp = t->arch == 32 ? (uint32_t)r.rsp : r.rsp;
+	uint64_t top = read_word(t->pid, sp, t->arch);
 	int sig = 0;
 	for (int i = 0; i < 20000; i++) { /* bound: 20,000 single-steps */
 		if (ptrace(PTRACE_SINGLESTEP, t->pid, NULL, (void *)(long)sig) != 0)
@@ -248,13 +255,16 @@ static int gdb_view_after_return(struct tracer *t, uint64_t pc0, uint64_t sp0, u
 			continue; /* delivered with the next step */
 		if (ptrace(PTRACE_GETREGS, t->pid, NULL, &r) != 0)
 			return -1;
-		uint64_t sp = t->arch == 32 ? (uint32_t)r.rsp : r.rsp;
-		if (sp > sp0 && near(sp, sp0)) {
+		uint64_t prev_sp = sp, prev_top = top;
+		uint64_t pc = t->arch == 32 ? (uint32_t)r.rip : r.rip;
+		sp = t->arch == 32 ? (uint32_t)r.rsp : r.rsp;
+		if (sp > sp0 && near(sp, sp0) && sp > prev_sp && pc == prev_top) {
 			pcs[0] = pc0;
 			t->st.gdb_runs++;
 			int n = gdb_view(t, pcs + 1, max - 1, text, textlen);
 			return n > 0 ? n + 1 : -1;
 		}
+		top = read_word(t->pid, sp, t->arch);
 	}
 	return -1;
 }
@@ -292,7 +302,7 @@ static struct diff_kind *kind_in(struct diff_kind *kinds, int *nkinds, const cha
 	struct diff_kind *k = &kinds[(*nkinds)++];
 	snprintf(k->key, sizeof k->key, "%s", key);
 	k->verdict = UNDECIDED;
-	k->seen = k->looks = k->blind_looks = 0;
+	k->seen = k->looks = k->idle_looks = 0;
 	return k;
 }
 
@@ -461,12 +471,16 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 	if (kind)
 		kind->seen++;
 	/* gdb looks at the 1st, 50th and 500th stop of each kind; the kind's
-	   verdict stands only while every look agrees.  A view in which gdb
+	   verdict stands only while every look agrees.  A view that sides
+	   with neither unwinder says nothing of the frames in question: gdb
 	   found no caller of frame 0 (gdb 18 loses it at an i386 pc thunk
-	   called from a signal handler) says nothing of the frames in
-	   question: it is not a look, and the next stop of the kind (up to
-	   two more) is looked at instead.  */
-	bool sample = kind && (kind->looks == 0 ? kind->blind_looks < 3 && kind->seen == kind->blind_looks + 1
+	   called from a signal handler), or it shares as long a prefix with
+	   both (gdb parts from both where they part, as at a pc without CFI).
+	   In random mode gdb looks again once frame 0 has returned, with the
+	   caller's CFI in hand; a view that still decides nothing is not a
+	   look, and the next stop of the kind (up to two more) is looked at
+	   instead.  */
+	bool sample = kind && (kind->looks == 0 ? kind->idle_looks < 3 && kind->seen == kind->idle_looks + 1
 						: kind->seen == 50 || kind->seen == 500);
 	if (sample && live_pid > 0 && t->st.gdb_runs < t->opt.gdb_views &&
 	    (kind->looks == 0 || kind->verdict != UNDECIDED)) {
@@ -474,18 +488,19 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 		char text[2048];
 		t->st.gdb_runs++;
 		int ng = gdb_view(t, gdb_pcs, UW_MAX_FRAMES, text, sizeof text);
-		if (ng <= 1 && (n > 1 || s->nframes > 1) && !t->opt.step_func) {
+		enum verdict v = gdb_verdict(gdb_pcs, ng, s->frames, s->nframes, ours, n);
+		if (v == UNDECIDED && !t->opt.step_func) {
+			printf("GDBVIEW %s: gdb's view decided nothing (%s); looking again after frame 0 returned; gdb pcs:%s\n",
+			       s->label, ng <= 1 ? "no caller of frame 0" : "as near to both", text);
 			ng = gdb_view_after_return(t, uw_snapshot_pc(s), uw_snapshot_sp(s), gdb_pcs,
 						   UW_MAX_FRAMES, text, sizeof text);
-			printf("GDBVIEW %s: gdb found no caller of frame 0; looked again after it returned\n",
-			       s->label);
+			v = gdb_verdict(gdb_pcs, ng, s->frames, s->nframes, ours, n);
 		}
-		if (ng <= 1 && (n > 1 || s->nframes > 1)) {
-			kind->blind_looks++;
-			printf("GDBVIEW %s kind \"%s\": gdb found no caller of frame 0 (not a look);"
+		if (v == UNDECIDED) {
+			kind->idle_looks++;
+			printf("GDBVIEW %s kind \"%s\": gdb's view decided nothing (not a look);"
 			       " gdb pcs:%s\n", s->label, kind_key, text);
 		} else {
-			enum verdict v = gdb_verdict(gdb_pcs, ng, s->frames, s->nframes, ours, n);
 			kind->verdict = kind->looks == 0 || v == kind->verdict ? v : UNDECIDED;
 			kind->looks++;
 			snprintf(kind->evidence, sizeof kind->evidence, "%s", s->label);
