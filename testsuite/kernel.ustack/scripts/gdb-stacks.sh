@@ -16,21 +16,25 @@
 # not a command file, because gdb goes on after an -ex that fails: a case
 # whose program never makes the call has no pcs between its two lines,
 # and the next case runs.
+# The cases a line each, after their program's ELF class (EI_CLASS, its
+# 5th byte: 1 32-bit, 2 64-bit; "-" where it cannot be read).
 cases=$(mktemp)
 trap 'rm -f "$cases"' EXIT
 for c in "$@"; do	# bound: the cases given
-	printf '%s\n' "$c"
+	# shellcheck disable=SC2086	# the case's words
+	set -- $c
+	class=$(od -An -tu1 -j4 -N1 "$2" 2>/dev/null | tr -d ' ')
+	printf '%s %s\n' "${class:--}" "$c"
 done >"$cases"
 
-# stacks CLASS: the cases whose program's ELF class (EI_CLASS, its 5th
-# byte: 1 32-bit, 2 64-bit; "" where it cannot be read) is CLASS, in one gdb.
+# stacks CLASS: the cases of programs of ELF class CLASS, in one gdb.
 stacks() {
+	want=$1
 	set -- -nx -q -batch -ex 'set disable-randomization on' \
 		-ex 'handle SIGUSR1 nostop noprint pass' -ex 'set backtrace past-main on'
 	n=0
 	# bound: the lines of $cases, one a case
-	while read -r sc prog args; do
-		class=$(od -An -tu1 -j4 -N1 "$prog" 2>/dev/null | tr -d ' ')
+	while read -r class sc prog args; do
 		[ "$class" = "$want" ] || continue
 		n=$((n + 1))
 		set -- "$@" -ex "echo == $prog${args:+ $args}\\n" -ex "file $prog" \
@@ -43,6 +47,6 @@ stacks() {
 		sed -n -e 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' -e '/^== /p'
 }
 
-for want in 1 2 ""; do	# bound: three classes
-	stacks
+for class in 1 2 -; do	# bound: three classes
+	stacks "$class"
 done
