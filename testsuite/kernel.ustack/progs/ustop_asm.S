@@ -3,7 +3,12 @@
  * (progs/ustop.c says which and where).  Each system call is made right
  * here (syscall / int $0x80), so the initial frame is the function itself.
  * The label after each call or system call (a nop follows, so the CFI rule
- * described covers that pc) is the pc the stop must be reported at. */
+ * described covers that pc) is the pc the stop must be reported at.
+ * The .file line names the symbol table's file symbol: without it, gas
+ * takes the name of gcc's temporary object, new at every build, so the
+ * program's contents, and with them its time (runtime/cache-time.sh) and
+ * SystemTap's module for stop.stp, changed at every build. */
+	.file "ustop_asm.S"
 	.text
 #ifdef __x86_64__
 #define NR_getppid 110
