@@ -53,10 +53,13 @@ static volatile unsigned long sink, sink_a, sink_b;
 static NOINLINE int64_t burn_a(int64_t units) { BURN_UNITS(units, sink_a); }
 static NOINLINE int64_t burn_b(int64_t units) { BURN_UNITS(units, sink_b); }
 
-/* Units of work in a millisecond of CPU time, measured over 20 ms. */
-static NOINLINE int64_t units_per_ms(void)
+/* Units of work in a millisecond of CPU time, measured over 20 ms.  The
+ * arithmetic of the units is 32-bit: in i386 a 64-bit division is a call
+ * of libgcc's (__moddi3), a frame the samplers' checks do not expect. */
+static NOINLINE uint32_t units_per_ms(void)
 {
-	int64_t t0 = cpu_ns(), units = 0;
+	int64_t t0 = cpu_ns();
+	uint32_t units = 0;
 
 	while (cpu_ns() - t0 < 20000000) {	/* bound: 20 ms of CPU time */
 		for (int i = 0; i < 1000; i++)	/* bound: 1000 */
@@ -66,7 +69,7 @@ static NOINLINE int64_t units_per_ms(void)
 	return units / 20 > 0 ? units / 20 : 1;
 }
 
-static NOINLINE void run_burn(int64_t t0, int64_t total, int64_t per_ms,
+static NOINLINE void run_burn(int64_t t0, int64_t total, uint32_t per_ms,
 			      int64_t *a, int64_t *b)
 {
 	uint32_t seed = 1;
@@ -74,19 +77,20 @@ static NOINLINE void run_burn(int64_t t0, int64_t total, int64_t per_ms,
 
 	while (t - t0 < total) {	/* bound: total CPU time */
 		seed = seed * 1103515245u + 12345u;
-		int64_t turn = per_ms + (int64_t)(seed >> 16) % (2 * per_ms + 1);
+		uint32_t turn = per_ms + (seed >> 16) % (2 * per_ms + 1);
 
 		burn_a(turn);
 		*a += turn;
-		t = burn_b(3 * turn);
-		*b += 3 * turn;
+		t = burn_b(3 * (int64_t)turn);
+		*b += 3 * (int64_t)turn;
 	}
 	NO_TAIL();
 }
 
 int main(int argc, char **argv)
 {
-	int64_t a = 0, b = 0, per_ms, t0;
+	int64_t a = 0, b = 0, t0;
+	uint32_t per_ms;
 
 	if (argc != 2 || atoi(argv[1]) < 1) {
 		fprintf(stderr, "usage: burn SECONDS\n");
