@@ -31,7 +31,8 @@
  *                 whose leader has exited, as /proc shows it: Z)
  *
  * When every worker is parked (has recorded its tid just before its
- * blocking call or its loop), and 300 ms more, it prints the truth to
+ * blocking call or its loop) and every blocking one sleeps in the kernel
+ * (its /proc state is S: its user stack is final), it prints the truth to
  * stdout:
  *
  *   chain K NAME FN_INNER ... FN_OUTER   one per chain, its own functions
@@ -79,7 +80,6 @@
 #define STALL_NS	100000		/* a gap longer than this is a stall */
 #define SPIN_CHECK	1024		/* counts between clock readings */
 #define PARK_WAIT_NS	(60LL * 1000000000)
-#define SETTLE_NS	(300LL * 1000000)
 #define QUIT_WAIT_NS	(10LL * 1000000000)
 
 enum {
@@ -177,6 +177,52 @@ static void park(struct worker *w)
 	w->tid = my_tid();
 	/* Release: main, seeing the count, sees the tid. */
 	atomic_fetch_add_explicit(&parked, 1, memory_order_release);
+}
+
+/* The scheduler state of thread TID (/proc/self/task/TID/stat's third
+ * field), or 0 if it cannot be read. */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[512], *close_paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* "TID (COMM) STATE ...": COMM may hold spaces and parentheses. */
+	close_paren = strrchr(buf, ')');
+	if (!close_paren || close_paren[1] != ' ')
+		return 0;
+	return close_paren[2];
+}
+
+/* Wait until every blocking worker sleeps in its blocking call: parked
+ * is only just before the call, and a thread still on its way there
+ * (in libc's lock or wait code) has a stack that is not its chain's
+ * final one.  Dies at DEADLINE. */
+static void wait_blocked(int64_t deadline)
+{
+	for (int i = 0; i < nthreads; i++) {	/* bound: NTHREADS */
+		if (workers[i].chain == CH_SPIN)
+			continue;
+		/* bound: DEADLINE in 10 ms steps */
+		while (thread_state(workers[i].tid) != 'S') {
+			if (now_ns() > deadline) {
+				fprintf(stderr, "snapthreads: thread %d not "
+					"asleep in its blocking call in 60 s\n",
+					(int)workers[i].tid);
+				exit(1);
+			}
+			sleep_ns(10000000);
+		}
+	}
 }
 
 /* ---- 0 futex ---- */
@@ -691,8 +737,7 @@ int main(int argc, char **argv)
 		}
 		sleep_ns(10000000);
 	}
-	/* Parked is just before the call: let every thread enter it. */
-	sleep_ns(SETTLE_NS);
+	wait_blocked(deadline);
 	if (leader_exits) {
 		/* bound: PARK_WAIT_NS in 10 ms steps */
 		while (!atomic_load_explicit(&control_tid, memory_order_acquire)) {
