@@ -11,7 +11,10 @@
    one Dwfl and one unw_addr_space per memory map, our ELF table cache.
 
    usage: uw-bench [--reps N] [--callgrind] [--in-order] [--no-compiled]
-                   [--no-row-cache | --new-rows] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...
+                   [--no-row-cache | --new-rows] [--fp] [--only PEER]
+                   [--sysroot=DIR] SNAPSHOT-FILE...
+     --only PEER   run that peer alone (ours, libdw, libunwind, fp-walk), so
+                   that a profile of the run holds no other peer's work
      --fp          one more peer, the frame-pointer walk (the floor of any
                    unwinder), for snapshots of programs built with frame
                    pointers
@@ -464,6 +467,7 @@ static const struct peer peers[] = {
 };
 #define NPEERS (int)(sizeof peers / sizeof peers[0])
 static bool fp_floor;			/* --fp */
+static const char *only_peer;		/* --only */
 static bool new_rows;			/* --new-rows */
 static bool in_order;			/* --in-order */
 
@@ -478,6 +482,8 @@ __attribute__((noinline)) void forget_rows(const struct peer *p)
 static bool peer_takes(const struct peer *p, const struct sample *s)
 {
 	if (p->unwind == unwind_fp && !fp_floor)
+		return false;
+	if (only_peer && strcmp(p->name, only_peer) != 0)
 		return false;
 	return !p->arch_only || p->arch_only == s->snap.arch;
 }
@@ -651,7 +657,8 @@ static void time_peers(int reps)
 static int usage(void)
 {
 	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--in-order] [--no-compiled]"
-		" [--no-row-cache | --new-rows] [--fp] [--sysroot=DIR] SNAPSHOT-FILE...\n");
+		" [--no-row-cache | --new-rows] [--fp] [--only PEER] [--sysroot=DIR]"
+		" SNAPSHOT-FILE...\n");
 	return 2;
 }
 
@@ -675,6 +682,8 @@ int main(int argc, char **argv)
 			uw_ours_set_compiled(false);
 		else if (strcmp(argv[i], "--fp") == 0)
 			fp_floor = true;
+		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+			only_peer = argv[++i];
 		else if (strncmp(argv[i], "--sysroot=", 10) == 0)
 			break; /* a file-list item: see below */
 		else {
