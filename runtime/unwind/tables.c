@@ -10,25 +10,12 @@
  * the host vouches that the tables it gave still hold (uw_cache.space,
  * "Tables across unwinds" in unwind_core.h), the row cache keeps the last
  * UW_CACHE_KEPT_TABLES of them, and an unwind of the same space looks
- * there before it asks the host.  Here is all of that; the host's side,
- * naming its spaces, is its own (runtime/stock/unwind.c: stp_uw_space).
+ * there before it asks the host.  Here is all of that but the first two
+ * tests, which every step makes, inline in uw_internal.h
+ * (uw_tables_known, uw_tables_for); the host's side, naming its spaces,
+ * is its own (runtime/stock/unwind.c: stp_uw_space).
  */
 #include "uw_internal.h"
-
-/* Trade c->state.tables for the ones kept before them. */
-static void uw_tables_swap(struct uw_cursor *c)
-{
-	struct uw_tables *t = c->state.prev;
-	uint8_t reusable = c->state.prev_reusable;
-	uint64_t tag = c->state.prev_tag;
-
-	c->state.prev = c->state.tables;
-	c->state.prev_reusable = c->state.tables_reusable;
-	c->state.prev_tag = c->state.tables_tag;
-	c->state.tables = t;
-	c->state.tables_reusable = reusable;
-	c->state.tables_tag = tag;
-}
 
 /* The kept tables are of cache->space from here on: those of another
  * space are forgotten. */
@@ -61,9 +48,9 @@ uw_tables_keep(struct uw_cursor *c, uint32_t slot)
 	k->next = (k->next + 1) % UW_CACHE_KEPT_TABLES;
 }
 
-/* Tables an earlier unwind of the cache's space found for lookup, into
- * c->state.tables with their tag.  1 = found. */
-static __attribute__((__noinline__)) int
+/* The kept tables an earlier unwind of the cache's space found for
+ * lookup, or NULL. */
+static __attribute__((__noinline__)) struct uw_kept_tables_entry *
 uw_tables_kept_find(struct uw_cursor *c, uint64_t lookup)
 {
 	struct uw_cache *cache = c->cache;
@@ -71,22 +58,16 @@ uw_tables_kept_find(struct uw_cursor *c, uint64_t lookup)
 	uint32_t i;
 
 	if (!cache || !cache->space)
-		return 0;
+		return NULL;
 	uw_tables_kept_enter(cache);
 	/* bound: count <= UW_CACHE_KEPT_TABLES */
 	for (i = 0; i < cache->state.kept.count; i++) {
 		e = &cache->state.kept.entry[i];
-		if (e->arch != (uint32_t)c->arch ||
-		    !uw_tables_cover(&e->tables, lookup))
-			continue;
-		*c->state.tables = e->tables;
-		/* A use of their tag, as a lookup would count it; or, if it
-		 * was taken for others meanwhile, a new one, as find_tables'
-		 * answer would get. */
-		uw_rowcache_use_tag(c, &e->tag, &e->slot);
-		return 1;
+		if (e->arch == (uint32_t)c->arch &&
+		    uw_tables_cover(&e->tables, lookup))
+			return e;
 	}
-	return 0;
+	return NULL;
 }
 
 /* find_tables found nothing: c->state.tables keep only why (unreadable,
@@ -117,20 +98,31 @@ static __attribute__((__noinline__)) void uw_tables_found(struct uw_cursor *c)
 		uw_tables_keep(c, slot);
 }
 
+UW_INTERNAL int uw_tables_kept_take(struct uw_cursor *c, uint64_t lookup)
+{
+	struct uw_kept_tables_entry *e;
+
+	e = uw_tables_kept_find(c, lookup);
+	if (!e)
+		return -1;
+	/* The current tables, if reusable, become the ones before. */
+	if (c->state.tables_reusable)
+		uw_tables_swap(c);
+	*c->state.tables = e->tables;
+	c->state.tables_reusable = 1;
+	/* A use of their tag, as a lookup would count it; or, if it was
+	 * taken for others meanwhile, a new one, as find_tables' answer
+	 * would get. */
+	uw_rowcache_use_tag(c, &e->tag, &e->slot);
+	return 0;
+}
+
 UW_INTERNAL int uw_tables_find(struct uw_cursor *c, uint64_t lookup)
 {
-	if (c->state.prev_reusable && uw_tables_cover(c->state.prev, lookup)) {
-		uw_tables_swap(c);
-		return 0;
-	}
 	/* The current tables, if reusable, become the ones before; the
 	 * lookup fills the storage of those kept before them. */
 	if (c->state.tables_reusable)
 		uw_tables_swap(c);
-	if (uw_tables_kept_find(c, lookup)) {
-		c->state.tables_reusable = 1;
-		return 0;
-	}
 	if (c->state.ops->find_tables(c->state.host, lookup,
 				      c->state.tables) != 0)
 		return uw_tables_none(c);

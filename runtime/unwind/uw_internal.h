@@ -580,21 +580,55 @@ static inline int uw_tables_cover(const struct uw_tables *t, uint64_t pc)
 	return pc - t->pc_lo < t->pc_hi - t->pc_lo;
 }
 
-/* tables.c: c->state.tables for lookup pc, where the last frame's do not
- * cover it (uw_tables_for).  0 = found; -1 = none. */
-UW_INTERNAL int uw_tables_find(struct uw_cursor *c, uint64_t lookup);
+/* Trade c->state.tables for the ones kept before them. */
+static inline void uw_tables_swap(struct uw_cursor *c)
+{
+	struct uw_tables *t = c->state.prev;
+	uint8_t reusable = c->state.prev_reusable;
+	uint64_t tag = c->state.prev_tag;
 
-/* The tables of lookup pc into c->state.tables, with their tag: the last
- * frame's if they cover it, else the ones before them, or those an
- * earlier unwind of the same space found (uw_cache.space), else the
- * host's.  0 = found; -1 = none, and c->state.tables keep only why
- * (unreadable, with its module) for the stop report.  The first test
- * inline: it is every step's. */
+	c->state.prev = c->state.tables;
+	c->state.prev_reusable = c->state.tables_reusable;
+	c->state.prev_tag = c->state.tables_tag;
+	c->state.tables = t;
+	c->state.tables_reusable = reusable;
+	c->state.tables_tag = tag;
+}
+
+/* tables.c: the tables of lookup pc into c->state.tables where an
+ * earlier unwind of the row cache's space found them.  0 = found; -1 =
+ * none, and nothing changed. */
+UW_INTERNAL int uw_tables_kept_take(struct uw_cursor *c, uint64_t lookup);
+
+/* The tables of lookup pc into c->state.tables where an earlier lookup
+ * found them: the last frame's, the ones before them, those kept across
+ * unwinds (uw_tables_for without asking the host).  0 = found; -1 =
+ * none, and nothing changed.  The first two inline: a step's. */
 static inline __attribute__((__always_inline__))
-int uw_tables_for(struct uw_cursor *c, uint64_t lookup)
+int uw_tables_known(struct uw_cursor *c, uint64_t lookup)
 {
 	if (c->state.tables_reusable &&
 	    uw_tables_cover(c->state.tables, lookup))
+		return 0;
+	if (c->state.prev_reusable && uw_tables_cover(c->state.prev, lookup)) {
+		uw_tables_swap(c);
+		return 0;
+	}
+	return uw_tables_kept_take(c, lookup);
+}
+
+/* tables.c: the host's tables for lookup pc, where none found before
+ * cover it (uw_tables_for). */
+UW_INTERNAL int uw_tables_find(struct uw_cursor *c, uint64_t lookup);
+
+/* The tables of lookup pc into c->state.tables, with their tag: those
+ * found before (uw_tables_known), else the host's.  0 = found; -1 =
+ * none, and c->state.tables keep only why (unreadable, with its module)
+ * for the stop report. */
+static inline __attribute__((__always_inline__))
+int uw_tables_for(struct uw_cursor *c, uint64_t lookup)
+{
+	if (uw_tables_known(c, lookup) == 0)
 		return 0;
 	return uw_tables_find(c, lookup);
 }
