@@ -290,7 +290,8 @@ struct uw_compiled_unpacked {
  * compiled table's binary search nor the unpacking.  Keyed as the row
  * cache's entries are, by the pc and the tables' tag (so new tags lose
  * them all at once); one entry per slot, by a hash of the pc.  An entry
- * is 48 bytes. */
+ * is 48 bytes.  A pc whose table word is not a compact row (a full row's
+ * index, the mark for the parse) keeps that word alone (row.rule). */
 #ifndef UW_CACHE_COMPILED_PCS_BITS
 #define UW_CACHE_COMPILED_PCS_BITS 7
 #endif

@@ -6,6 +6,13 @@
  * the pc, a signal trampoline is recognised by its bytes (arch.c), and, if
  * the caller asked for it, the frame-pointer chain is followed.
  *
+ * Most steps are one row of a compiled table (compile.c), found by the pc
+ * and applied in place, with the checks on the caller made at once: that
+ * step is whole in uw_step_fast, and any frame it cannot take goes the
+ * general way (uw_step_general), from the start, as if it had not been
+ * tried.  So the two cannot differ in what they find; the unit suite's
+ * oracles and the differential check of compiled.exp see both.
+ *
  * The pc looked up is pc - 1 for frames whose pc is a return address (so a
  * call at the very end of a function finds that function), and pc itself
  * for the initial frame and for a frame interrupted by a signal.
@@ -35,8 +42,11 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
 		c->state.trace = NULL;
 		return uw_fail(c, UW_STOP_BAD_ARGUMENT, 0);
 	}
-	for (i = 0; i < UW_NREGS; i++)	/* bound: UW_NREGS */
-		regs->val[i] = initial->val[i] & ad->addr_mask;
+	if (ad->addr_mask == ~(uint64_t)0)
+		__builtin_memcpy(regs->val, initial->val, sizeof(regs->val));
+	else
+		for (i = 0; i < UW_NREGS; i++)	/* bound: UW_NREGS */
+			regs->val[i] = initial->val[i] & ad->addr_mask;
 	regs->defined = initial->defined & (UW_REG_BIT(ad->nregs) - 1);
 	if (!(regs->defined & UW_REG_BIT(ad->ra_reg)))
 		return uw_fail(c, UW_STOP_BAD_ARGUMENT, ad->ra_reg);
@@ -414,7 +424,8 @@ uw_step_trace_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
 /* The compiled row a step found for lookup pc in c->state.tables, kept
  * by the pc (uw_cache_state.compiled_pcs): the row, or NULL and in *slot
  * where to keep the one found now (NULL: the row cache keeps no rows of
- * these tables, or there is none). */
+ * these tables, or there is none).  A row kept may be a word without a
+ * compact row (uw_compiled_is_row). */
 static inline __attribute__((__always_inline__))
 const struct uw_compiled_unpacked *
 uw_step_compiled_by_pc(struct uw_cursor *c, uint64_t lookup,
@@ -458,6 +469,43 @@ int uw_step_not_compact(struct uw_cursor *c, const struct uw_compiled_table *t,
 	return 2;
 }
 
+/* The compact row of lookup pc in compiled table t (c->state.tables'):
+ * kept by its pc, or found in the table and then kept.  NULL where the
+ * table has no compact row for it; *rule then says what it has. */
+static inline __attribute__((__always_inline__))
+const struct uw_compiled_unpacked *
+uw_step_compiled_row(struct uw_cursor *c, const struct uw_compiled_table *t,
+		     uint64_t lookup, uint32_t *rule)
+{
+	struct uw_compiled_pc_entry *slot;
+	const struct uw_compiled_unpacked *u;
+	int64_t row;
+
+	u = uw_step_compiled_by_pc(c, lookup, &slot);
+	if (u) {
+		*rule = u->rule;
+		return uw_compiled_is_row(u->rule) ? u : NULL;
+	}
+	*rule = uw_compiled_find(t, (lookup - c->state.tables->bias) &
+				    c->state.arch_desc->addr_mask, &row);
+	if (__builtin_expect(!uw_compiled_is_row(*rule), 0)) {
+		/* Kept too (its rule alone): a signal frame's full row is
+		 * met again at the same pc as often as any other. */
+		if (slot) {
+			slot->key = (struct uw_cache_key){ lookup,
+							   c->state.tables_tag };
+			slot->row.rule = *rule;
+		}
+		return NULL;
+	}
+	u = uw_step_unpacked(c, *rule);
+	if (slot) {
+		slot->key = (struct uw_cache_key){ lookup, c->state.tables_tag };
+		slot->row = *u;
+	}
+	return u;
+}
+
 /* The row of lookup pc in the compiled table of c->state.tables, kept
  * by its pc or searched: applied (1 = done, -1 = stopped), no CFI there
  * (0), or 2: the table marks it for the parse. */
@@ -465,57 +513,32 @@ static inline __attribute__((__always_inline__))
 int uw_step_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
 		     uint64_t lookup, struct uw_step_frame *out)
 {
-	const uint64_t link_pc = (lookup - c->state.tables->bias) &
-				 c->state.arch_desc->addr_mask;
-	struct uw_compiled_pc_entry *slot;
 	const struct uw_compiled_unpacked *u;
-	int64_t row;
 	uint32_t rule;
 
-	u = uw_step_compiled_by_pc(c, lookup, &slot);
-	if (!u) {
-		rule = uw_compiled_find(t, link_pc, &row);
-		if (__builtin_expect(!uw_compiled_is_row(rule), 0))
-			return uw_step_not_compact(c, t, rule, out);
-		u = uw_step_unpacked(c, rule);
-		if (slot) {
-			slot->key = (struct uw_cache_key){ lookup,
-							   c->state.tables_tag };
-			slot->row = *u;
-		}
-	}
+	u = uw_step_compiled_row(c, t, lookup, &rule);
+	if (!u)
+		return uw_step_not_compact(c, t, rule, out);
 	c->steps_compiled++;
 	if (__builtin_expect(c->state.trace != NULL, 0))
-		uw_step_trace_compiled(c, t, link_pc);
+		uw_step_trace_compiled(c, t, (lookup - c->state.tables->bias) &
+					     c->state.arch_desc->addr_mask);
 	if (c->arch == UW_ARCH_X86_64)
 		return uw_step_apply_compiled(c, u, 1, out);
 	return uw_step_apply_compiled(c, u, 0, out);
 }
 
-/* Method 1, CFI: the row for the pc, from the compiled table, else from
- * the row cache or parsed (and then cached if it can be).  1 = done, 0 =
- * no CFI covers pc, -1 = stopped. */
-static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
+/* Method 1's rows without a compiled row: the row cache's, else parsed
+ * (and then kept if it can be).  1 = done, 0 = no CFI covers pc, -1 =
+ * stopped. */
+static inline __attribute__((__always_inline__))
+int uw_step_cfi_parsed(struct uw_cursor *c, uint64_t lookup,
 		       struct uw_step_frame *out)
 {
-	const struct uw_compiled_table *compiled;
 	const struct uw_compact_row *cached;
 	uint64_t link_pc;
 	int rc;
 
-	out->how = UW_HOW_CFI;
-	c->state.tables_for_pc = 1;
-	if (uw_tables_for(c, lookup) < 0)
-		return 0;
-	uw_step_trace(c, UW_TR_TABLES, c->state.tables->bias, lookup);
-	compiled = c->state.tables->compiled;
-	if (compiled && compiled->arch == (uint8_t)c->arch) {
-		rc = uw_step_compiled(c, compiled, lookup, out);
-		if (rc != 2)
-			return rc;
-	} else {
-		c->steps_uncompiled++;
-	}
 	cached = uw_rowcache_find(c, lookup);
 	if (cached) {
 		uw_step_trace(c, UW_TR_FDE, cached->fde_begin,
@@ -535,6 +558,31 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 	if (rc == 1)
 		uw_rowcache_store(c, lookup, &c->state.compact_row);
 	return uw_step_apply(c, &c->state.compact_row, out);
+}
+
+/* Method 1, CFI: the row for the pc from the compiled table.  1 = done,
+ * 0 = no CFI covers pc, -1 = stopped; 2: the row is the row cache's or
+ * parsed (uw_step_cfi_parsed). */
+static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
+		       struct uw_step_frame *out)
+{
+	const struct uw_compiled_table *compiled;
+	int rc;
+
+	out->how = UW_HOW_CFI;
+	c->state.tables_for_pc = 1;
+	if (uw_tables_for(c, lookup) < 0)
+		return 0;
+	uw_step_trace(c, UW_TR_TABLES, c->state.tables->bias, lookup);
+	compiled = c->state.tables->compiled;
+	if (compiled && compiled->arch == (uint8_t)c->arch) {
+		rc = uw_step_compiled(c, compiled, lookup, out);
+		if (rc != 2)
+			return rc;
+	} else {
+		c->steps_uncompiled++;
+	}
+	return 2;
 }
 
 /* Method 2: a signal trampoline no CFI describes, by its bytes. */
@@ -623,7 +671,8 @@ static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
  * ra (nor a signal trampoline at it).  Unreadable memory is not judged.
  * The lookup is the one the next step makes anyway: tables found are kept
  * for it to reuse. */
-static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
+static inline __attribute__((__always_inline__))
+int uw_step_ra_is_bogus_elsewhere(struct uw_cursor *c, uint64_t ra)
 {
 	const char *module = c->state.tables->module;
 
@@ -637,6 +686,17 @@ static int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 	return uw_arch_ra_plausible(c, ra) == 0;
 }
 
+/* The same, inline where ra lies in this frame's tables (most steps). */
+static inline __attribute__((__always_inline__))
+int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
+{
+	if (c->state.tables_reusable &&
+	    uw_tables_cover(c->state.tables,
+			    (ra - 1) & c->state.arch_desc->addr_mask))
+		return 0;
+	return uw_step_ra_is_bogus_elsewhere(c, ra);
+}
+
 static int uw_step_stopped(struct uw_cursor *c)
 {
 	c->stop.pc = c->pc;
@@ -645,47 +705,19 @@ static int uw_step_stopped(struct uw_cursor *c)
 	return 0;
 }
 
-UW_API int uw_step(struct uw_cursor *c)
+/* The end of every step a method made (rc: 1, the caller's registers
+ * and CFA in c->state.frame; else stopped): the checks on the caller,
+ * then the cursor moved to it, or the stop reported.  1 = stepped, 0 =
+ * stopped. */
+static inline __attribute__((__always_inline__))
+int uw_step_finish(struct uw_cursor *c, int rc)
 {
 	const struct uw_arch_desc *ad = c->state.arch_desc;
 	struct uw_step_frame *f = &c->state.frame;
-	uint64_t lookup, ra;
-	unsigned m;
-	int rc = 0;
+	uint64_t ra;
 
-	if (c->stop.reason != UW_STOP_NONE)
-		return 0;
-	c->work = 0;
-	c->state.section = NULL;
-	c->state.section_window_len = 0;
-	f->regs = &c->state.regs[c->regs == &c->state.regs[0]];
-	/* c->state.tables still holds the last frame's tables (find_tables sets
-	 * every field when it succeeds): reused if they cover this pc. */
-	c->state.tables_for_pc = 0;
-	uw_step_trace(c, UW_TR_STEP, c->pc, c->depth);
-	if (c->depth >= c->max_depth) {
-		uw_fail(c, UW_STOP_DEPTH_LIMIT, c->depth);
-		return uw_step_stopped(c);
-	}
-
-	lookup = c->pc_is_exact ? c->pc : (c->pc - 1) & ad->addr_mask;
-	/* The methods in order; the first, CFI, is called by name, so that
-	 * it inlines here.  bound: UW_METHODS */
-	rc = uw_spend(c, 1);
-	if (rc == 0)
-		rc = uw_step_cfi(c, lookup, f);
-	for (m = UW_METHOD_CFI + 1; m < UW_METHODS && rc == 0; m++) {
-		rc = uw_spend(c, 1);
-		if (rc == 0)
-			rc = uw_step_by(c, (enum uw_step_method)m, lookup, f);
-	}
-	if (rc == 0 && c->state.tables_for_pc && c->state.tables->unreadable)
-		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->state.tables->unreadable);
-	else if (rc == 0)
-		uw_fail(c, UW_STOP_NO_UNWIND_DATA, lookup);
 	if (rc <= 0)
 		return uw_step_stopped(c);
-
 	/* Stacks grow down: each caller's CFA lies above its callee's.  A
 	 * signal frame may switch stacks (sigaltstack), so it is exempt. */
 	if (!f->signal && c->depth > 0 && f->cfa <= c->cfa) {
@@ -733,4 +765,245 @@ UW_API int uw_step(struct uw_cursor *c)
 	c->pc_is_exact = f->signal;
 	c->how = f->how;
 	return 1;
+}
+
+/* uw_step_fast's result for a step it began, whose row is the row
+ * cache's or parsed (uw_step_general goes on with it). */
+#define UW_FAST_PARSE 2
+
+/* The start of a step (uw_step_general's): no work spent yet, no CFI
+ * section read, the caller's registers built in the buffer that is not
+ * this frame's. */
+static inline void uw_step_begin(struct uw_cursor *c)
+{
+	c->work = 0;
+	c->state.section = NULL;
+	c->state.section_window_len = 0;
+	c->state.frame.regs = &c->state.regs[c->regs == &c->state.regs[0]];
+}
+
+/* ... and for a step uw_step_fast hands to the CFI method's row
+ * interpreter: its unit of work (uw_step_fast saw one left), in tables
+ * found for its pc. */
+static inline void uw_step_begin_cfi(struct uw_cursor *c)
+{
+	uw_step_begin(c);
+	c->state.frame.how = UW_HOW_CFI;
+	c->state.tables_for_pc = 1;
+	(void)uw_spend(c, 1);
+}
+
+/* The events a traced step makes before its row's (uw_step_general's
+ * first two), for the steps uw_step_fast takes: tables of bias found for
+ * lookup.  Out of line: tracing is for tests and tools. */
+static __attribute__((__noinline__)) void
+uw_step_fast_trace(struct uw_cursor *c, uint64_t bias, uint64_t lookup)
+{
+	uw_step_trace(c, UW_TR_STEP, c->pc, c->depth);
+	uw_step_trace(c, UW_TR_TABLES, bias, lookup);
+}
+
+/* ... and a compact row's events, as uw_step_compiled and
+ * uw_step_apply_compiled make them: t, for lookup, gives cfa. */
+static __attribute__((__noinline__)) void
+uw_step_fast_trace_row(struct uw_cursor *c, const struct uw_compiled_table *t,
+		       uint64_t bias, uint64_t lookup, uint64_t cfa)
+{
+	uw_step_fast_trace(c, bias, lookup);
+	uw_step_trace_compiled(c, t, (lookup - bias) &
+				     c->state.arch_desc->addr_mask);
+	uw_step_trace(c, UW_TR_CFA, cfa, 0);
+}
+
+/* uw_step_fast's frames whose compiled table keeps their row whole (a
+ * signal frame's, a CFA in another register), rule: applied as
+ * uw_step_general would apply them (uw_step_not_compact), from the same
+ * start of a step, and finished by the same checks; or, where the table
+ * marks them for the parse, begun for uw_step_general (UW_FAST_PARSE).  Else 0 (no CFI there), and nothing has changed. */
+static __attribute__((__noinline__)) int
+uw_step_fast_full(struct uw_cursor *c, const struct uw_compiled_table *t,
+		  uint32_t rule, uint64_t lookup)
+{
+	const int64_t full = uw_compiled_full(rule);
+
+	if (rule == UW_COMPILED_NONE)
+		return 0;
+	uw_step_begin_cfi(c);
+	if (__builtin_expect(c->state.trace != NULL, 0))
+		uw_step_fast_trace(c, c->state.tables->bias, lookup);
+	if (full < 0 || (uint64_t)full >= t->full_count) {
+		c->steps_marked++;
+		return UW_FAST_PARSE;
+	}
+	c->steps_full++;
+	uw_step_trace(c, UW_TR_FDE, t->full[full].fde_begin,
+		      t->full[full].fde_end);
+	return uw_step_finish(c, uw_step_apply_rare(c, &t->full[full],
+						    &c->state.frame)) ? 1 : -1;
+}
+
+/* The common step, whole, as ORC's: a frame in tables found before,
+ * whose compiled table has a compact row for its pc with the save slots
+ * in the stack window, and whose caller passes every check at once (the
+ * CFA grows, a return address in tables found before, no trampoline in
+ * its place); or the outermost frame.  The row is applied to the
+ * registers in place: nothing is copied, and no frame is built for the
+ * checks after a method (uw_step_finish).  A row the table keeps whole
+ * goes to uw_step_fast_full; a frame in tables without a compiled table
+ * is begun here and handed over (UW_FAST_PARSE) for the row cache's or
+ * the parsed row.  1 = done; -1 = stopped (reported); UW_FAST_PARSE; 0 =
+ * none of these, and nothing the caller sees has changed (a window
+ * read, a row kept by its pc, tables found before taken again: caches),
+ * so that uw_step_general takes the frame, and says why if it stops.
+ * A traced step's events are the general step's, made once it is sure
+ * to be taken here.  is64 as in uw_step_apply_compiled. */
+static inline __attribute__((__always_inline__))
+int uw_step_fast(struct uw_cursor *c, const int is64)
+{
+	/* c->regs is one of c->state.regs, read-only to the caller only */
+	struct uw_regs *regs = (struct uw_regs *)c->regs;
+	const uint64_t mask = is64 ? ~(uint64_t)0 : 0xffffffffu;
+	const uint32_t size = is64 ? UW_X86_64_ADDR_SIZE : UW_I386_ADDR_SIZE;
+	const unsigned sp = is64 ? UW_X86_64_RSP : UW_I386_ESP;
+	const unsigned ra_reg = is64 ? UW_X86_64_RIP : UW_I386_EIP;
+	const struct uw_compiled_table *t;
+	const struct uw_compiled_unpacked *u;
+	const uint8_t *span;
+	uint64_t lookup, bias, cfa, ra, real;
+	uint32_t rule;
+	unsigned i;
+
+	if (c->stop.reason != UW_STOP_NONE || c->depth >= c->max_depth ||
+	    uw_work_left(c) == 0)
+		return 0;
+	lookup = (c->pc - !c->pc_is_exact) & mask;
+	if (uw_tables_known(c, lookup) < 0)
+		return 0;
+	t = c->state.tables->compiled;
+	if (!t || t->arch != (uint8_t)c->arch) {
+		uw_step_begin_cfi(c);
+		if (__builtin_expect(c->state.trace != NULL, 0))
+			uw_step_fast_trace(c, c->state.tables->bias, lookup);
+		c->steps_uncompiled++;
+		return UW_FAST_PARSE;
+	}
+	bias = c->state.tables->bias;
+	u = uw_step_compiled_row(c, t, lookup, &rule);
+	if (!u)
+		return uw_step_fast_full(c, t, rule, lookup);
+	if (!(regs->defined & UW_REG_BIT(u->base)))
+		return 0;
+	cfa = (regs->val[u->base] + u->cfa_offset) & mask;
+	if (__builtin_expect(u->rule & UW_COMPILED_NO_CALLER, 0)) {
+		if (__builtin_expect(c->state.trace != NULL, 0))
+			uw_step_fast_trace_row(c, t, bias, lookup, cfa);
+		c->work = 1;
+		c->work_total++;
+		c->steps_compiled++;
+		c->state.tables_for_pc = 1;
+		c->frame_cfa = cfa;
+		uw_fail(c, UW_STOP_END_OF_STACK, 0);
+		uw_step_stopped(c);
+		return -1;
+	}
+	if (c->depth > 0 && cfa <= c->cfa)
+		return 0;
+	span = uw_stack_slots(c, (cfa - u->words * size) & mask,
+			      u->words * size);
+	if (!span)
+		return 0;
+	ra = uw_stack_word_at(span + (u->words - 1) * size) & mask;
+	if (ra == 0 || ra < c->min_code ||
+	    (c->state.ops->return_address &&
+	     c->state.ops->return_address(c->state.host, ra,
+					  (cfa - size) & mask, &real) != 0) ||
+	    uw_tables_known(c, (ra - 1) & mask) < 0)
+		return 0;
+	if (__builtin_expect(c->state.trace != NULL, 0))
+		uw_step_fast_trace_row(c, t, bias, lookup, cfa);
+	/* bound: u->nsaved <= UW_COMPILED_SLOTS */
+	for (i = 0; i < u->nsaved; i++)
+		regs->val[u->reg[i]] = uw_stack_word_at(span + u->at[i]) & mask;
+	regs->val[sp] = cfa;
+	regs->val[ra_reg] = ra;
+	regs->defined = (regs->defined & u->keep) | u->defined;
+	c->regs = regs;
+	c->pc = ra;
+	c->sp = cfa;
+	c->cfa = cfa;
+	c->depth++;
+	c->pc_is_exact = 0;
+	c->how = UW_HOW_CFI;
+	c->work = 1;
+	c->work_total++;
+	c->steps_compiled++;
+	return 1;
+}
+
+/* Every step uw_step_fast does not take, by the methods in order; or,
+ * begun, one it began (UW_FAST_PARSE), from the row cache's or the
+ * parsed row on. */
+static __attribute__((__noinline__)) int uw_step_general(struct uw_cursor *c,
+							  int begun)
+{
+	const struct uw_arch_desc *ad = c->state.arch_desc;
+	struct uw_step_frame *f = &c->state.frame;
+	uint64_t lookup = c->pc_is_exact ? c->pc : (c->pc - 1) & ad->addr_mask;
+	unsigned m;
+	int rc = 2;
+
+	if (!begun) {
+		if (c->stop.reason != UW_STOP_NONE)
+			return 0;
+		uw_step_begin(c);
+		/* c->state.tables still holds the last frame's tables
+		 * (find_tables sets every field when it succeeds): reused if
+		 * they cover this pc. */
+		c->state.tables_for_pc = 0;
+		uw_step_trace(c, UW_TR_STEP, c->pc, c->depth);
+		if (c->depth >= c->max_depth) {
+			uw_fail(c, UW_STOP_DEPTH_LIMIT, c->depth);
+			return uw_step_stopped(c);
+		}
+		/* The methods in order; the first, CFI, is called by name,
+		 * so that it inlines here. */
+		rc = uw_spend(c, 1);
+		if (rc == 0)
+			rc = uw_step_cfi(c, lookup, f);
+	}
+	if (rc == 2)
+		rc = uw_step_cfi_parsed(c, lookup, f);
+	/* The other methods, where CFI found nothing.  bound: UW_METHODS */
+	for (m = UW_METHOD_CFI + 1; m < UW_METHODS && rc == 0; m++) {
+		rc = uw_spend(c, 1);
+		if (rc == 0)
+			rc = uw_step_by(c, (enum uw_step_method)m, lookup, f);
+	}
+	if (rc == 0 && c->state.tables_for_pc && c->state.tables->unreadable)
+		uw_fail(c, UW_STOP_MEMORY_UNREADABLE, c->state.tables->unreadable);
+	else if (rc == 0)
+		uw_fail(c, UW_STOP_NO_UNWIND_DATA, lookup);
+	return uw_step_finish(c, rc);
+}
+
+/* uw_step_fast for the cursor's ABI.  Out of line, as uw_step_general
+ * is: uw_step's own frame stays a few words, and the kernel stack's
+ * deepest chain (uw_step_general's) no deeper than without the fast
+ * step. */
+static __attribute__((__noinline__)) int uw_step_fast_abi(struct uw_cursor *c)
+{
+	if (c->arch == UW_ARCH_X86_64)
+		return uw_step_fast(c, 1);
+	return uw_step_fast(c, 0);
+}
+
+/* Out of line where callers could inline it: the kernel stack budget is
+ * measured from it (runtime/stack-budget.sh). */
+UW_API __attribute__((__noinline__)) int uw_step(struct uw_cursor *c)
+{
+	int rc = uw_step_fast_abi(c);
+
+	if (rc == 0 || rc == UW_FAST_PARSE)
+		return uw_step_general(c, rc == UW_FAST_PARSE);
+	return rc > 0;
 }
