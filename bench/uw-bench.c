@@ -13,8 +13,9 @@
    usage: uw-bench [--reps N] [--callgrind] [--in-order] [--no-compiled]
                    [--no-row-cache | --new-rows] [--fp] [--only PEER]
                    [--sysroot=DIR] SNAPSHOT-FILE...
-     --only PEER   run that peer alone (ours, libdw, libunwind, fp-walk), so
-                   that a profile of the run holds no other peer's work
+     --only PEER   run that peer alone (ours, libdw, libunwind; fp-walk with
+                   --fp), so that a profile of the run holds no other
+                   peer's work
      --fp          one more peer, the frame-pointer walk (the floor of any
                    unwinder), for snapshots of programs built with frame
                    pointers
@@ -692,6 +693,15 @@ int main(int argc, char **argv)
 	}
 	if (i == argc) {
 		return usage();
+	}
+	if (only_peer) {
+		int k = 0;
+		while (k < NPEERS && strcmp(peers[k].name, only_peer) != 0)	/* bound: NPEERS */
+			k++;
+		if (k == NPEERS) {
+			fprintf(stderr, "uw-bench: --only %s: no such peer in this build\n", only_peer);
+			return 2;
+		}
 	}
 	unsetenv("DEBUGINFOD_URLS");
 	/* Ours runs as the kernel runtime runs it: no trace callback. */
