@@ -46,6 +46,8 @@
  *      it could be read, dropped.
  * Nobody is stopped or signalled: the reads of a thread that is not running
  * race with nothing but its own wake-up, which the switch count detects.
+ * (The session's own start wakes every sleeping thread once; the worker
+ * reads none until they are back in their calls: "The session's start".)
  *
  * Bounds: one snapshot at a time (a request while one runs is refused: 0);
  * STP_UW_USTACK_SNAPSHOT_THREADS records of struct
@@ -95,6 +97,7 @@ struct stp_uw_ustack_snapshot_thread {
 	u8 how;			/* enum stp_uw_ustack_snapshot_how */
 	u8 compat;
 	u8 ran;			/* ran while it was read (twice) */
+	u8 settled;		/* seen in its call after the session's start */
 	char state;		/* task_state_to_char() */
 	int cpu;		/* running on it; -1: not running */
 	u32 ipi_ns;		/* how long the IPI held the thread */
@@ -134,6 +137,7 @@ static atomic_long_t stp_uw_ustack_snapshot_seq = ATOMIC_LONG_INIT(0);
 /* What a snapshot counted, for its summary line. */
 struct stp_uw_ustack_snapshot_counts {
 	unsigned threads, procs, ipi, saved, exited, busy, ran, dropped;
+	unsigned settle_ms;	/* waited for the session's start */
 	int cpu;		/* the worker's (bound to it) */
 	u32 ipi_max_ns;		/* the longest any thread was held */
 	u64 start_ns, end_ns;	/* ktime_get_ns() around the reads */
@@ -598,6 +602,81 @@ static void stp_uw_ustack_snapshot_print(struct stp_uw_ustack_snapshot *s)
 }
 
 /* ------------------------------------------------------------------ */
+/* The session's start                                                 */
+
+/* As the session starts, after its begin probes, SystemTap's task finder
+ * attaches to every thread (for the VMA tracker's map events:
+ * vma_events.c) and interrupts it: a sleeping thread wakes, leaves its
+ * call (to restart it, or with EINTR to its caller's loop), runs the
+ * attach's task work and goes back into its call.  A snapshot asked for
+ * by a begin probe races that, and would read some threads on their way:
+ * at a restarted call's pc, or in the caller's retry loop, so that
+ * threads blocked in one place would not group.  So the worker first
+ * waits for the session's start to end, then while a thread to be read
+ * is still on its way; at most SETTLE_MS in all. */
+#define STP_UW_USTACK_SNAPSHOT_SETTLE_MS	5000
+
+/* Whether t is on its way out of a system call and back: running or
+ * runnable, with task work queued (the attach's, or any), or with its
+ * kernel entry a system call that has a signal pending (woken for it, not
+ * yet out) or its return value set (at entry it is -ENOSYS).  A thread
+ * asleep, still working in its call, or in user code (its last entry an
+ * interrupt's) is not. */
+static bool stp_uw_ustack_snapshot_on_its_way(struct task_struct *t)
+{
+	struct pt_regs *regs;
+	enum stp_uw_entry entry;
+
+	if ((t->flags & PF_EXITING) || !READ_ONCE(t->mm) || !task_is_running(t))
+		return false;
+	if (READ_ONCE(t->task_works))
+		return true;
+	regs = task_pt_regs(t);
+	entry = stp_uw_classify_entry(t, regs, 0);
+	return (entry == STP_UW_ENTRY_SYSCALL64 || entry == STP_UW_ENTRY_INT80
+		|| entry == STP_UW_ENTRY_VSYSCALL32)
+		&& ((long)READ_ONCE(regs->ax) != -ENOSYS || signal_pending(t));
+}
+
+/* Wait for the session's start to end, then until each thread has been
+ * seen once not on its way (a thread that makes system calls all the time
+ * is seen so soon enough; none is waited for twice).  Returns the ms
+ * waited. */
+static unsigned
+stp_uw_ustack_snapshot_settle(struct stp_uw_ustack_snapshot *s)
+{
+	u64 start = ktime_get_ns(), waited = 0;
+	unsigned i, pending;
+
+	/* bound: SETTLE_MS, in sleeps of at least 1 ms */
+	while (waited < STP_UW_USTACK_SNAPSHOT_SETTLE_MS * NSEC_PER_MSEC
+	       && !atomic_read(&s->closing)) {
+		/* The session's start (stock's transport.c: the begin
+		 * probes, the task finder's start and its second wake-up
+		 * of each thread group's leader) is over. */
+		if (READ_ONCE(_stp_probes_started)) {
+			pending = 0;
+			for (i = 0; i < s->nrecs; i++) {	/* bound: nrecs */
+				struct stp_uw_ustack_snapshot_thread *rec =
+					&s->recs[i];
+
+				if (rec->settled)
+					continue;
+				if (stp_uw_ustack_snapshot_on_its_way(rec->task))
+					pending++;
+				else
+					rec->settled = 1;
+			}
+			if (!pending)
+				break;
+		}
+		usleep_range(1000, 2000);
+		waited = ktime_get_ns() - start;
+	}
+	return (unsigned)div_u64(waited, NSEC_PER_MSEC);
+}
+
+/* ------------------------------------------------------------------ */
 /* The worker                                                          */
 
 /* Keep a reference on t if there is room, else count it as dropped. */
@@ -667,6 +746,8 @@ static void stp_uw_ustack_snapshot_work_fn(struct work_struct *work)
 	s->recs = kvcalloc(STP_UW_USTACK_SNAPSHOT_THREADS, sizeof(*s->recs),
 			   GFP_KERNEL);
 	rc = s->recs ? stp_uw_ustack_snapshot_collect(s, &n) : -ENOMEM;
+	if (rc == 0)
+		n.settle_ms = stp_uw_ustack_snapshot_settle(s);
 	n.cpu = raw_smp_processor_id();
 	n.start_ns = ktime_get_ns();
 	for (i = 0; rc == 0 && i < s->nrecs; i++) {	/* bound: nrecs */
@@ -703,12 +784,14 @@ static void stp_uw_ustack_snapshot_work_fn(struct work_struct *work)
 			_stp_printf("<snapshot #%lu of %s: %u threads in %u "
 				    "processes, %u by ipi (longest %u ns), %u from saved registers, "
 				    "%u ran while read, %u exited first, %u busy, "
-				    "%u dropped (room for %u); read in %llu us "
+				    "%u dropped (room for %u); %u ms for the "
+				    "threads the session's start woke; read in %llu us "
 				    "(monotonic %llu to %llu ns) on cpu %d>\n",
 				    s->seq, s->what, n.threads, n.procs, n.ipi,
 				    n.ipi_max_ns, n.saved,
 				    n.ran, n.exited, n.busy, n.dropped,
 				    (unsigned)STP_UW_USTACK_SNAPSHOT_THREADS,
+				    n.settle_ms,
 				    (n.end_ns - n.start_ns) / 1000,
 				    n.start_ns, n.end_ns, n.cpu);
 		_stp_print_flush();
