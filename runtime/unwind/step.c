@@ -670,9 +670,10 @@ static inline int uw_step_by(struct uw_cursor *c, enum uw_step_method m,
  * and by positive evidence: code read before ra, with no call ending at
  * ra (nor a signal trampoline at it).  Unreadable memory is not judged.
  * The lookup is the one the next step makes anyway: tables found are kept
- * for it to reuse. */
+ * for it to reuse; where ra lies in this frame's tables (most steps) it
+ * is uw_tables_for's first, inline test. */
 static inline __attribute__((__always_inline__))
-int uw_step_ra_is_bogus_elsewhere(struct uw_cursor *c, uint64_t ra)
+int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
 {
 	const char *module = c->state.tables->module;
 
@@ -684,17 +685,6 @@ int uw_step_ra_is_bogus_elsewhere(struct uw_cursor *c, uint64_t ra)
 	if (c->state.tables->unreadable)
 		return 0;
 	return uw_arch_ra_plausible(c, ra) == 0;
-}
-
-/* The same, inline where ra lies in this frame's tables (most steps). */
-static inline __attribute__((__always_inline__))
-int uw_step_ra_is_bogus(struct uw_cursor *c, uint64_t ra)
-{
-	if (c->state.tables_reusable &&
-	    uw_tables_cover(c->state.tables,
-			    (ra - 1) & c->state.arch_desc->addr_mask))
-		return 0;
-	return uw_step_ra_is_bogus_elsewhere(c, ra);
 }
 
 static int uw_step_stopped(struct uw_cursor *c)
@@ -819,7 +809,8 @@ uw_step_fast_trace_row(struct uw_cursor *c, const struct uw_compiled_table *t,
  * signal frame's, a CFA in another register), rule: applied as
  * uw_step_general would apply them (uw_step_not_compact), from the same
  * start of a step, and finished by the same checks; or, where the table
- * marks them for the parse, begun for uw_step_general (UW_FAST_PARSE).  Else 0 (no CFI there), and nothing has changed. */
+ * marks them for the parse, begun for uw_step_general (UW_FAST_PARSE).
+ * Else 0 (no CFI there), and nothing has changed. */
 static __attribute__((__noinline__)) int
 uw_step_fast_full(struct uw_cursor *c, const struct uw_compiled_table *t,
 		  uint32_t rule, uint64_t lookup)
