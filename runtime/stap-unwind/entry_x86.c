@@ -63,6 +63,12 @@ stp_uw_classify_entry(struct task_struct *tsk, struct pt_regs *regs,
 	return STP_UW_ENTRY_INTERRUPT;
 }
 
+static inline bool stp_uw_entry_is_syscall(enum stp_uw_entry entry)
+{
+	return entry == STP_UW_ENTRY_SYSCALL64 || entry == STP_UW_ENTRY_INT80
+	       || entry == STP_UW_ENTRY_VSYSCALL32;
+}
+
 /* The known registers of entry (the table in entry_x86.h). */
 static inline void stp_uw_entry_regs(struct uw_regs *out, enum uw_arch arch,
 				     enum stp_uw_entry entry,

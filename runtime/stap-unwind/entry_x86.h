@@ -59,6 +59,10 @@ static inline enum stp_uw_entry
 stp_uw_classify_entry(struct task_struct *tsk, struct pt_regs *regs,
 		      int probe_in_user_mode);
 
+/* Whether entry is a system call's (SYSCALL64, INT80 or VSYSCALL32):
+ * orig_ax then holds its number, and ax its return value once set. */
+static inline bool stp_uw_entry_is_syscall(enum stp_uw_entry entry);
+
 /* Fill out (DWARF numbering of the process ABI) from regs for entry: the
  * registers the table above says are known. */
 static inline void stp_uw_entry_regs(struct uw_regs *out, enum uw_arch arch,

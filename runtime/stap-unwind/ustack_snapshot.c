@@ -161,8 +161,7 @@ static void stp_uw_ustack_snapshot_walk(struct context *c,
 
 	rec->compat = _stp_is_compat_task2(t);
 	rec->syscall = -1;
-	if (entry == STP_UW_ENTRY_SYSCALL64 || entry == STP_UW_ENTRY_INT80
-	    || entry == STP_UW_ENTRY_VSYSCALL32)
+	if (stp_uw_entry_is_syscall(entry))
 		rec->syscall = (long)regs->orig_ax;
 	stp_uw_entry_regs(&r, rec->compat ? UW_ARCH_I386 : UW_ARCH_X86_64,
 			  entry, regs);
@@ -223,20 +222,46 @@ static void stp_uw_ustack_snapshot_ipi(void *info)
 	rec->ipi_ns = (u32)min_t(u64, ktime_get_ns() - start, U32_MAX);
 }
 
+/* A copy of t's kernel entry registers (task_pt_regs), made under RCU:
+ * the snapshot's reference on t does not pin its stack, which t frees as
+ * it dies (put_task_stack, to pin it, is not exported to modules), and
+ * since Linux 5.18 that free waits for RCU (kernel/fork.c:
+ * thread_stack_delayed_free).  A stack kept in the per-CPU cache may be
+ * another task's by then: its words are only registers to walk from,
+ * which any values are.  false: t has no stack left. */
+static bool stp_uw_ustack_snapshot_entry_regs(struct task_struct *t,
+					      struct pt_regs *out)
+{
+	bool ok;
+
+	rcu_read_lock();
+	ok = READ_ONCE(t->stack) != NULL;
+	if (ok)
+		*out = *task_pt_regs(t);
+	rcu_read_unlock();
+	return ok;
+}
+
 /* A thread that is not running, with its mm taken up (process context). */
 static void
 stp_uw_ustack_snapshot_saved(struct stp_uw_ustack_snapshot_thread *rec)
 {
 	struct task_struct *t = rec->task;
-	struct context *c = _stp_runtime_entryfn_get_context();
+	struct context *c;
+	struct pt_regs regs;
 
+	if (!stp_uw_ustack_snapshot_entry_regs(t, &regs)) {
+		rec->how = STP_UW_USTACK_SNAPSHOT_EXITED;
+		return;
+	}
+	c = _stp_runtime_entryfn_get_context();
 	if (!c) {
 		rec->how = STP_UW_USTACK_SNAPSHOT_BUSY;
 		return;
 	}
 	rec->kdepth = stp_uw_save_tsk(t, rec->kpc,
 				      STP_UW_USTACK_SNAPSHOT_KFRAMES);
-	stp_uw_ustack_snapshot_walk(c, rec, task_pt_regs(t), 0);
+	stp_uw_ustack_snapshot_walk(c, rec, &regs, 0);
 	rec->how = STP_UW_USTACK_SNAPSHOT_SAVED;
 	_stp_runtime_entryfn_put_context(c);
 }
@@ -624,18 +649,16 @@ static void stp_uw_ustack_snapshot_print(struct stp_uw_ustack_snapshot *s)
  * interrupt's) is not. */
 static bool stp_uw_ustack_snapshot_on_its_way(struct task_struct *t)
 {
-	struct pt_regs *regs;
-	enum stp_uw_entry entry;
+	struct pt_regs regs;
 
 	if ((t->flags & PF_EXITING) || !READ_ONCE(t->mm) || !task_is_running(t))
 		return false;
 	if (READ_ONCE(t->task_works))
 		return true;
-	regs = task_pt_regs(t);
-	entry = stp_uw_classify_entry(t, regs, 0);
-	return (entry == STP_UW_ENTRY_SYSCALL64 || entry == STP_UW_ENTRY_INT80
-		|| entry == STP_UW_ENTRY_VSYSCALL32)
-		&& ((long)READ_ONCE(regs->ax) != -ENOSYS || signal_pending(t));
+	if (!stp_uw_ustack_snapshot_entry_regs(t, &regs))
+		return false;
+	return stp_uw_entry_is_syscall(stp_uw_classify_entry(t, &regs, 0))
+		&& ((long)regs.ax != -ENOSYS || signal_pending(t));
 }
 
 /* Wait for the session's start to end, then until each thread has been
