@@ -18,10 +18,13 @@ static struct uw_cursor stp_uw_compile_scratch;
  * Returns the compiler's last status (0: done). */
 static int stp_uw_compile_pass(enum uw_arch arch, const struct uw_tables *t,
 			       struct uw_compiled_row *out, uint32_t max,
-			       struct uw_compact_row *full, uint32_t max_full)
+			       struct uw_compact_row *full, uint32_t max_full,
+			       struct uw_compiled_unpacked *unpacked,
+			       uint32_t max_unpacked)
 {
 	struct uw_compiler *comp = &stp_uw_compiler;
-	int rc = uw_compile_begin(comp, arch, t, out, max, full, max_full);
+	int rc = uw_compile_begin(comp, arch, t, out, max, full, max_full,
+				  unpacked, max_unpacked);
 
 	/* bound: the object's FDEs, STP_UW_COMPILE_CHUNK at a time */
 	while (rc == 0
@@ -43,18 +46,21 @@ static struct stp_uw_compiled *stp_uw_compile_locked(enum uw_arch arch,
 	struct stp_uw_compiled *c;
 	struct uw_compiled_row *rows;
 	struct uw_compact_row *full;
+	struct uw_compiled_unpacked *unpacked;
 	uint32_t *index;
-	uint32_t nrows, nfull, nindex;
+	uint32_t nrows, nfull, nunpacked, nindex;
 	size_t bytes;
 
 	/* Count first, so that one allocation of the right size holds it
 	 * all. */
-	if (stp_uw_compile_pass(arch, t, NULL, 0, NULL, 0) != 0)
+	if (stp_uw_compile_pass(arch, t, NULL, 0, NULL, 0, NULL, 0) != 0)
 		return NULL;
 	nrows = comp->count;
 	nfull = comp->full_count;
+	nunpacked = comp->unpacked_count;
 	nindex = uw_compile_index_size(comp);
 	bytes = sizeof(*c) + (size_t)nfull * sizeof(*full)
+		+ (size_t)nunpacked * sizeof(*unpacked)
 		+ (size_t)nrows * sizeof(*rows) + (size_t)nindex * sizeof(*index);
 	if (bytes > max_bytes) {
 		*too_big = 1;
@@ -65,10 +71,12 @@ static struct stp_uw_compiled *stp_uw_compile_locked(enum uw_arch arch,
 		return NULL;
 	/* The largest alignment first. */
 	full = (struct uw_compact_row *)(c + 1);
-	rows = (struct uw_compiled_row *)(full + nfull);
+	unpacked = (struct uw_compiled_unpacked *)(full + nfull);
+	rows = (struct uw_compiled_row *)(unpacked + nunpacked);
 	index = (uint32_t *)(rows + nrows);
 	c->bytes = bytes;
-	if (stp_uw_compile_pass(arch, t, rows, nrows, full, nfull) != 0
+	if (stp_uw_compile_pass(arch, t, rows, nrows, full, nfull, unpacked,
+				nunpacked) != 0
 	    || uw_compile_end(comp, index, nindex, &c->table) != 0) {
 		mem->free(c, bytes);
 		return NULL;

@@ -254,6 +254,41 @@ static uint32_t uw_compile_full(struct uw_compiler *comp,
 	       comp->full_count++ << UW_COMPILED_FULL_SHIFT;
 }
 
+/* Compact rule as its table's rows name it: the index of its unpacked
+ * entry (UW_COMPILED_UNPACKED), made at its first row; or the rule
+ * itself where the table has UW_COMPILE_UNPACKED_MAX rules already.  A
+ * compile that counts finds the same indices as the one that writes:
+ * both meet the rules in the same order. */
+static uint32_t uw_compile_unpacked(struct uw_compiler *comp, uint32_t rule)
+{
+	struct uw_compiler_state *s = &comp->state;
+	uint32_t h = (rule * 0x9e3779b1u) >> 16, i;
+
+	/* bound: UW_COMPILE_UNPACKED_SLOTS probes, at most half of them
+	 * taken */
+	for (i = 0; i < UW_COMPILE_UNPACKED_SLOTS; i++) {
+		h &= UW_COMPILE_UNPACKED_SLOTS - 1;
+		if (s->unpacked_rule[h] == rule)
+			return UW_COMPILED_UNPACKED |
+			       (uint32_t)s->unpacked_index[h]
+			       << UW_COMPILED_FULL_SHIFT;
+		if (s->unpacked_rule[h] == 0)
+			break;
+		h++;
+	}
+	if (i == UW_COMPILE_UNPACKED_SLOTS ||
+	    comp->unpacked_count == UW_COMPILE_UNPACKED_MAX ||
+	    (s->out && comp->unpacked_count == s->max_unpacked))
+		return rule;
+	s->unpacked_rule[h] = rule;
+	s->unpacked_index[h] = (uint16_t)comp->unpacked_count;
+	if (s->out)
+		uw_compiled_unpack(s->arch_desc, rule,
+				   &s->unpacked[comp->unpacked_count]);
+	return UW_COMPILED_UNPACKED |
+	       comp->unpacked_count++ << UW_COMPILED_FULL_SHIFT;
+}
+
 /* Every pc of [lo, hi) stops at the parse: a row for the parse. */
 static int uw_compile_stops(struct uw_compiler *comp, uint64_t lo,
 			    uint64_t hi)
@@ -306,6 +341,8 @@ static int uw_compile_visit(struct uw_cursor *c, uint64_t lo, uint64_t hi,
 	}
 	st->rows++;
 	st->bytes += hi - lo;
+	if (uw_compiled_is_row(rule))
+		rule = uw_compile_unpacked(comp, rule);
 	if (rule == UW_COMPILED_PARSE) {
 		st->why[why]++;
 		if (ok == 1)
@@ -389,7 +426,9 @@ static int uw_compile_index_group(struct uw_compiler *comp,
 UW_API int uw_compile_begin(struct uw_compiler *comp, enum uw_arch arch,
 			    const struct uw_tables *t,
 			    struct uw_compiled_row *out, uint32_t max,
-			    struct uw_compact_row *full, uint32_t max_full)
+			    struct uw_compact_row *full, uint32_t max_full,
+			    struct uw_compiled_unpacked *unpacked,
+			    uint32_t max_unpacked)
 {
 	const struct uw_arch_desc *ad = uw_arch_get(arch);
 	struct uw_compiler_state *s = &comp->state;
@@ -398,6 +437,7 @@ UW_API int uw_compile_begin(struct uw_compiler *comp, enum uw_arch arch,
 
 	comp->count = 0;
 	comp->full_count = 0;
+	comp->unpacked_count = 0;
 	comp->stats = (struct uw_compile_stats){ 0 };
 	comp->stop = (struct uw_stop){ UW_STOP_NONE, 0, 0, NULL };
 	*s = (struct uw_compiler_state){ 0 };
@@ -418,6 +458,8 @@ UW_API int uw_compile_begin(struct uw_compiler *comp, enum uw_arch arch,
 	s->max = out ? max : 0;
 	s->full = out ? full : NULL;
 	s->max_full = out && full ? max_full : 0;
+	s->unpacked = out ? unpacked : NULL;
+	s->max_unpacked = out && unpacked ? max_unpacked : 0;
 	s->by_index = t->index_count != 0;
 	s->total = t->index_count;
 	/* Pcs no FDE serves: none in the search, or, after a header's
@@ -608,6 +650,7 @@ UW_API int uw_compile_end(struct uw_compiler *comp, uint32_t *index,
 		.index = index, .index_count = words, .index_shift = shift,
 		.arch = (uint8_t)s->arch_desc->arch, .outside = s->gap,
 		.full = s->full, .full_count = comp->full_count,
+		.unpacked = s->unpacked, .unpacked_count = comp->unpacked_count,
 	};
 	return 0;
 }

@@ -353,6 +353,18 @@ struct uw_cfi_hdr_table {
 	uint8_t table_enc;	/* DW_EH_PE_* of the fields */
 };
 
+/* The most compact rules one table unpacks (uw_compiled_table.unpacked);
+ * rows of rules past them keep the rule itself (uw_internal.h, "Compiled
+ * rows").  Real objects have a few hundred: libLLVM's 860,015 compact
+ * rows say 974. */
+#ifndef UW_COMPILE_UNPACKED_MAX
+#define UW_COMPILE_UNPACKED_MAX 2048
+#endif
+#if UW_COMPILE_UNPACKED_MAX > 65536
+#error "UW_COMPILE_UNPACKED_MAX: an index is 16 bits in the compiler's hash"
+#endif
+#define UW_COMPILE_UNPACKED_SLOTS (2 * UW_COMPILE_UNPACKED_MAX)
+
 /* A compile's state (struct uw_compiler, unwind_core.h; compile.c). */
 struct uw_compiler_state {
 	const struct uw_arch_desc *arch_desc;
@@ -361,6 +373,9 @@ struct uw_compiler_state {
 	uint32_t max;
 	struct uw_compact_row *full;	/* the full rows, with out */
 	uint32_t max_full;
+	struct uw_compiled_unpacked *unpacked;	/* the rules unpacked, with
+						 * out */
+	uint32_t max_unpacked;
 	uint8_t by_index;		/* searched by tables.index, else by
 					 * the header's table, hdr */
 	uint8_t opened;			/* hdr read (the first run) */
@@ -374,6 +389,11 @@ struct uw_compiler_state {
 	uint32_t gap;			/* the rule of pcs no FDE serves */
 	uint32_t last_rule;		/* the last row's */
 	uint32_t last_start;		/* ... and its start - base */
+	/* The compact rules met so far, by a hash of the rule (open
+	 * addressing; 0: a free slot, as no compact rule is 0), with their
+	 * index among the unpacked ones. */
+	uint32_t unpacked_rule[UW_COMPILE_UNPACKED_SLOTS];
+	uint16_t unpacked_index[UW_COMPILE_UNPACKED_SLOTS];
 };
 
 /* The cursor's state (struct uw_cursor, unwind_core.h).  The cursor is

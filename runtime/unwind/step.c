@@ -479,6 +479,7 @@ uw_step_compiled_row(struct uw_cursor *c, const struct uw_compiled_table *t,
 {
 	struct uw_compiled_pc_entry *slot;
 	const struct uw_compiled_unpacked *u;
+	uint32_t word;
 	int64_t row;
 
 	u = uw_step_compiled_by_pc(c, lookup, &slot);
@@ -486,8 +487,10 @@ uw_step_compiled_row(struct uw_cursor *c, const struct uw_compiled_table *t,
 		*rule = u->rule;
 		return uw_compiled_is_row(u->rule) ? u : NULL;
 	}
-	*rule = uw_compiled_find(t, (lookup - c->state.tables->bias) &
-				    c->state.arch_desc->addr_mask, &row);
+	word = uw_compiled_find(t, (lookup - c->state.tables->bias) &
+			       c->state.arch_desc->addr_mask, &row);
+	u = uw_compiled_unpacked_of(t, word);
+	*rule = u ? u->rule : word;
 	if (__builtin_expect(!uw_compiled_is_row(*rule), 0)) {
 		/* Kept too (its rule alone): a signal frame's full row is
 		 * met again at the same pc as often as any other. */
@@ -498,7 +501,8 @@ uw_step_compiled_row(struct uw_cursor *c, const struct uw_compiled_table *t,
 		}
 		return NULL;
 	}
-	u = uw_step_unpacked(c, *rule);
+	if (!u)
+		u = uw_step_unpacked(c, *rule);
 	if (slot) {
 		slot->key = (struct uw_cache_key){ lookup, c->state.tables_tag };
 		slot->row = *u;

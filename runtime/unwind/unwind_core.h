@@ -168,7 +168,8 @@ struct uw_tables {
  * finds its row by a binary search and applies it, with nothing parsed:
  * every FDE's instructions run once, and each row they make, for its
  * address range, becomes an entry of 8 bytes, sorted by address (what an
- * entry says: uw_internal.h, "Compiled rows").  A row the entry cannot
+ * entry says: uw_internal.h, "Compiled rows"), which names its rule, kept
+ * unpacked once per table.  A row the entry cannot
  * say (an expression, a register saved in another, a signal frame, a
  * slot or offset out of its range) is marked, and a step there parses it
  * as it would without a compiled table: for every pc the step is the
@@ -198,6 +199,13 @@ struct uw_compiled_table {
 	const struct uw_compact_row *full;
 	uint32_t full_count;
 	uint32_t outside;		/* the rule of pcs below base */
+	/* Its compact rows' rules, each unpacked once for its apply, that
+	 * rows[] name by their index (uw_internal.h): an object's rows say
+	 * a few hundred rules (libc 370, libLLVM 974), so a step at a pc
+	 * never seen reads its row ready, as a step at a pc seen before
+	 * does, at a few kilobytes. */
+	const struct uw_compiled_unpacked *unpacked;
+	uint32_t unpacked_count;
 };
 
 /* Why rows were left to the parse (uw_compile_stats.why). */
@@ -578,13 +586,14 @@ UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
  * calls.  t's sections must be local (data != NULL, under 4 GiB) or
  * absent, and searched: by t->index (uw_index_build) or by a usable
  * .eh_frame_hdr table (uw_hdr_searchable).  out receives the rows, at most
- * max, and full the full rows, at most max_full; out == NULL only counts
- * them (comp->count, comp->full_count, and the index's words,
- * uw_compile_index_size), to size them for a second compile.  Then
- * uw_compile_end writes the lookup index (at most
- * index_max words, uw_compile_index_size of them) and fills *table, whose
- * rows, full rows and index are out, full and index, the caller's to
- * keep.
+ * max, full the full rows, at most max_full, and unpacked the compact
+ * rules unpacked, at most max_unpacked; out == NULL only counts them
+ * (comp->count, comp->full_count, comp->unpacked_count, and the index's
+ * words, uw_compile_index_size), to size them for a second compile.
+ * Then uw_compile_end writes the lookup index (at most index_max words,
+ * uw_compile_index_size of them) and fills *table, whose rows, full
+ * rows, unpacked rules and index are out, full, unpacked and index, the
+ * caller's to keep.
  *   uw_compile_begin: 0, or -1 (bad arguments, comp->stop).
  *   uw_compile_run: 1 = call again, 0 = every FDE compiled, -1 = failed
  *     (out too small, tables no search serves, an object over 4 GiB:
@@ -593,6 +602,7 @@ UW_API int uw_index_build(struct uw_cursor *scratch, enum uw_arch arch,
 struct uw_compiler {
 	uint32_t count;			/* rows made so far */
 	uint32_t full_count;		/* full rows made so far */
+	uint32_t unpacked_count;	/* compact rules unpacked so far */
 	struct uw_compile_stats stats;
 	struct uw_stop stop;		/* why a call failed */
 	/* Private: the core's (cursor.h). */
@@ -602,7 +612,9 @@ struct uw_compiler {
 UW_API int uw_compile_begin(struct uw_compiler *comp, enum uw_arch arch,
 			    const struct uw_tables *t,
 			    struct uw_compiled_row *out, uint32_t max,
-			    struct uw_compact_row *full, uint32_t max_full);
+			    struct uw_compact_row *full, uint32_t max_full,
+			    struct uw_compiled_unpacked *unpacked,
+			    uint32_t max_unpacked);
 UW_API int uw_compile_run(struct uw_compiler *comp, struct uw_cursor *scratch,
 			  uint32_t max_fdes);
 UW_API uint32_t uw_compile_index_size(const struct uw_compiler *comp);

@@ -51,7 +51,11 @@
  * there), or UW_COMPILED_FULL, a row the compact form cannot say but the
  * interpreter's form can (a CFA in another register, a register saved in
  * another, a signal frame): the table keeps it whole, in its full rows,
- * at the index in bits 2-19 (uw_compiled_full). */
+ * at the index in bits 2-19 (uw_compiled_full); or UW_COMPILED_UNPACKED,
+ * a compact row whose rule the table keeps unpacked, in its unpacked
+ * rules, at the index in bits 2-19: the rule is that entry's (the table's
+ * rows take the first UW_COMPILE_UNPACKED_MAX rules so, any others as
+ * themselves). */
 #define UW_COMPILED_SLOT_BITS	3
 #define UW_COMPILED_SLOT_MASK	7u
 #define UW_COMPILED_SLOT_KEPT	0u
@@ -64,6 +68,7 @@
 #define UW_COMPILED_NONE	0u
 #define UW_COMPILED_PARSE	1u
 #define UW_COMPILED_FULL	2u
+#define UW_COMPILED_UNPACKED	3u
 #define UW_COMPILED_KIND_MASK	3u
 #define UW_COMPILED_FULL_SHIFT	2
 #define UW_COMPILED_FULL_MAX	((1u << (UW_COMPILED_CFA_SHIFT - \
@@ -108,9 +113,10 @@ static inline unsigned uw_compiled_span(uint32_t rule)
 	return most > 1 ? most : 1;
 }
 
-/* The row of link-time pc in t: its rule, and its index in t->rows (-1 for
- * pcs below the table).  The last row holds for every pc from its start
- * on (as the search's last entry does). */
+/* The row of link-time pc in t: its word (a rule, or an unpacked rule's
+ * index: uw_compiled_unpacked_of), and its index in t->rows (-1 for pcs
+ * below the table).  The last row holds for every pc from its start on
+ * (as the search's last entry does). */
 static inline uint32_t uw_compiled_find(const struct uw_compiled_table *t,
 					uint64_t pc, int64_t *row)
 {
@@ -138,6 +144,20 @@ static inline uint32_t uw_compiled_find(const struct uw_compiled_table *t,
 	}
 	*row = lo;
 	return t->rows[lo].rule;
+}
+
+/* The unpacked rule a row's word names in t (UW_COMPILED_UNPACKED), or
+ * NULL: a word of another kind, or an index past t's unpacked rules. */
+static inline const struct uw_compiled_unpacked *
+uw_compiled_unpacked_of(const struct uw_compiled_table *t, uint32_t word)
+{
+	const uint32_t i = word >> UW_COMPILED_FULL_SHIFT;
+
+	if (uw_compiled_is_row(word) ||
+	    (word & UW_COMPILED_KIND_MASK) != UW_COMPILED_UNPACKED ||
+	    i >= t->unpacked_count)
+		return NULL;
+	return &t->unpacked[i];
 }
 
 struct uw_arch_desc {

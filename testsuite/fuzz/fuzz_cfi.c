@@ -88,6 +88,7 @@ static void fuzz_compiled(struct fuzz_host *h, enum uw_arch arch,
 	static struct uw_compiler comp;
 	static struct uw_compiled_row rows[4096];
 	static struct uw_compact_row full[64];
+	static struct uw_compiled_unpacked unpacked[UW_COMPILE_UNPACKED_MAX];
 	static uint32_t index[4096];
 	static struct uw_index_entry fdes[1024];
 	struct uw_compiled_table table;
@@ -109,7 +110,9 @@ static void fuzz_compiled(struct fuzz_host *h, enum uw_arch arch,
 	}
 	for (pass = 0; pass < 2; pass++) {	/* bound: count, then write */
 		rc = uw_compile_begin(&comp, arch, &t, pass ? rows : NULL,
-				      4096, pass ? full : NULL, 64);
+				      4096, pass ? full : NULL, 64,
+				      pass ? unpacked : NULL,
+				      UW_COMPILE_UNPACKED_MAX);
 		/* bound: the search's entries, 3 a call */
 		while (rc == 0 && (rc = uw_compile_run(&comp, &scratch, 3)) == 1)
 			rc = 0;

@@ -37,6 +37,7 @@ struct elf_image {
 	struct uw_compiled_table *compiled;
 	struct uw_compiled_row *compiled_rows;
 	struct uw_compact_row *compiled_full;
+	struct uw_compiled_unpacked *compiled_unpacked;
 	uint32_t *compiled_index;
 	struct uw_compile_stats compile_stats;
 	double compile_ns;     /* the two passes' time */
@@ -69,6 +70,7 @@ void uw_elf_cache_free(struct uw_elf_cache *c)
 		free(im->compiled);
 		free(im->compiled_rows);
 		free(im->compiled_full);
+		free(im->compiled_unpacked);
 		free(im->compiled_index);
 		free(im);
 	}
@@ -143,9 +145,11 @@ void uw_ours_set_compiled(bool on)
    compiler's last status (0 = done). */
 static int compile_pass(struct uw_compiler *comp, struct uw_cursor *scratch, enum uw_arch arch,
 			const struct uw_tables *t, struct uw_compiled_row *out, uint32_t max,
-			struct uw_compact_row *full, uint32_t max_full)
+			struct uw_compact_row *full, uint32_t max_full,
+			struct uw_compiled_unpacked *unpacked, uint32_t max_unpacked)
 {
-	int rc = uw_compile_begin(comp, arch, t, out, max, full, max_full);
+	int rc = uw_compile_begin(comp, arch, t, out, max, full, max_full, unpacked,
+				  max_unpacked);
 
 	/* In chunks of 256 FDEs, as the kernel's builder runs them. */
 	while (rc == 0 && (rc = uw_compile_run(comp, scratch, 256)) == 1)
@@ -171,13 +175,14 @@ static void compile_sections(struct elf_image *im)
 						   &(uint64_t){ 0 }))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (compile_pass(&comp, &scratch, image_arch(im), &t, NULL, 0, NULL, 0) != 0)
+	if (compile_pass(&comp, &scratch, image_arch(im), &t, NULL, 0, NULL, 0, NULL, 0) != 0)
 		return;
-	uint32_t rows = comp.count, full = comp.full_count;
+	uint32_t rows = comp.count, full = comp.full_count, unpacked = comp.unpacked_count;
 	im->compiled_rows = calloc(rows, sizeof *im->compiled_rows);
 	im->compiled_full = calloc(full ? full : 1, sizeof *im->compiled_full);
+	im->compiled_unpacked = calloc(unpacked ? unpacked : 1, sizeof *im->compiled_unpacked);
 	if (compile_pass(&comp, &scratch, image_arch(im), &t, im->compiled_rows, rows,
-			 im->compiled_full, full) != 0)
+			 im->compiled_full, full, im->compiled_unpacked, unpacked) != 0)
 		goto fail;
 	words = uw_compile_index_size(&comp);
 	im->compiled_index = calloc(words ? words : 1, sizeof *im->compiled_index);
@@ -192,10 +197,12 @@ fail:
 	free(im->compiled);
 	free(im->compiled_rows);
 	free(im->compiled_full);
+	free(im->compiled_unpacked);
 	free(im->compiled_index);
 	im->compiled = NULL;
 	im->compiled_rows = NULL;
 	im->compiled_full = NULL;
+	im->compiled_unpacked = NULL;
 	im->compiled_index = NULL;
 }
 
