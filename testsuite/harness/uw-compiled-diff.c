@@ -213,7 +213,8 @@ static int check_file(struct uw_elf_cache *cache, const char *path, uint64_t eve
 	const uint64_t lo = ct->base, hi = ct->base + ct->rows[ct->count - 1].start;
 	const uint64_t mask = arch == UW_ARCH_I386 ? 0xffffffffu : ~0ull;
 	const size_t bytes = ct->count * sizeof *ct->rows + ct->index_count * sizeof *ct->index +
-			     ct->full_count * sizeof *ct->full;
+			     ct->full_count * sizeof *ct->full +
+			     ct->unpacked_count * sizeof *ct->unpacked;
 	struct uw_tables compiled = h.tables, parsed = h.tables;
 
 	parsed.compiled = NULL;
@@ -247,13 +248,15 @@ static int check_file(struct uw_elf_cache *cache, const char *path, uint64_t eve
 		if (st->why[w])
 			printf(" %s %u", why_names[w], st->why[w]);
 	printf(" ): full %u (%.2f%% of rows, %.2f%% of code), parsed %u (%.2f%%, %.2f%%);"
-	       " table %u entries + %u index words + %u full rows = %zu bytes (%.1f a row),"
+	       " table %u entries + %u index words + %u full rows + %u unpacked rules"
+	       " = %zu bytes (%.1f a row),"
 	       " .eh_frame %" PRIu64 " + .eh_frame_hdr %" PRIu64 " bytes; compiled in %.2f ms\n",
 	       st->full_rows, st->rows ? 100.0 * st->full_rows / st->rows : 0.0,
 	       st->bytes ? 100.0 * st->full_bytes / st->bytes : 0.0,
 	       st->parse_rows, st->rows ? 100.0 * st->parse_rows / st->rows : 0.0,
 	       st->bytes ? 100.0 * st->parse_bytes / st->bytes : 0.0, ct->count, ct->index_count,
-	       ct->full_count, bytes, st->rows ? (double)bytes / st->rows : 0.0,
+	       ct->full_count, ct->unpacked_count, bytes,
+	       st->rows ? (double)bytes / st->rows : 0.0,
 	       h.tables.eh_frame.size, h.tables.eh_frame_hdr.size, ns / 1e6);
 	if (over)
 		printf("%s: at %ld pcs the parse spends more than a walk's budget (%d units)\n", path,
