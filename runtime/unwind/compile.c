@@ -245,13 +245,13 @@ static uint32_t uw_compile_full(struct uw_compiler *comp,
 {
 	struct uw_compiler_state *s = &comp->state;
 
-	if (comp->full_count > UW_COMPILED_FULL_MAX ||
+	if (comp->full_count > UW_COMPILED_INDEX_MAX ||
 	    (s->out && comp->full_count == s->max_full))
 		return UW_COMPILED_PARSE;
 	if (s->out)
 		s->full[comp->full_count] = *r;
 	return UW_COMPILED_FULL |
-	       comp->full_count++ << UW_COMPILED_FULL_SHIFT;
+	       comp->full_count++ << UW_COMPILED_INDEX_SHIFT;
 }
 
 /* Compact rule as its table's rows name it: the index of its unpacked
@@ -271,7 +271,7 @@ static uint32_t uw_compile_unpacked(struct uw_compiler *comp, uint32_t rule)
 		if (s->unpacked_rule[h] == rule)
 			return UW_COMPILED_UNPACKED |
 			       (uint32_t)s->unpacked_index[h]
-			       << UW_COMPILED_FULL_SHIFT;
+			       << UW_COMPILED_INDEX_SHIFT;
 		if (s->unpacked_rule[h] == 0)
 			break;
 		h++;
@@ -286,7 +286,7 @@ static uint32_t uw_compile_unpacked(struct uw_compiler *comp, uint32_t rule)
 		uw_compiled_unpack(s->arch_desc, rule,
 				   &s->unpacked[comp->unpacked_count]);
 	return UW_COMPILED_UNPACKED |
-	       comp->unpacked_count++ << UW_COMPILED_FULL_SHIFT;
+	       comp->unpacked_count++ << UW_COMPILED_INDEX_SHIFT;
 }
 
 /* Every pc of [lo, hi) stops at the parse: a row for the parse. */

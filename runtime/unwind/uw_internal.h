@@ -70,9 +70,10 @@
 #define UW_COMPILED_FULL	2u
 #define UW_COMPILED_UNPACKED	3u
 #define UW_COMPILED_KIND_MASK	3u
-#define UW_COMPILED_FULL_SHIFT	2
-#define UW_COMPILED_FULL_MAX	((1u << (UW_COMPILED_CFA_SHIFT - \
-					 UW_COMPILED_FULL_SHIFT)) - 1)
+/* The index a FULL or UNPACKED word holds, in bits 2-19. */
+#define UW_COMPILED_INDEX_SHIFT	2
+#define UW_COMPILED_INDEX_MAX	((1u << (UW_COMPILED_CFA_SHIFT - \
+					 UW_COMPILED_INDEX_SHIFT)) - 1)
 
 static inline int uw_compiled_is_row(uint32_t rule)
 {
@@ -85,7 +86,7 @@ static inline int64_t uw_compiled_full(uint32_t rule)
 	if (uw_compiled_is_row(rule) ||
 	    (rule & UW_COMPILED_KIND_MASK) != UW_COMPILED_FULL)
 		return -1;
-	return rule >> UW_COMPILED_FULL_SHIFT;
+	return rule >> UW_COMPILED_INDEX_SHIFT;
 }
 
 /* The words below the CFA that a compiled row's slots span: its deepest
@@ -151,7 +152,7 @@ static inline uint32_t uw_compiled_find(const struct uw_compiled_table *t,
 static inline const struct uw_compiled_unpacked *
 uw_compiled_unpacked_of(const struct uw_compiled_table *t, uint32_t word)
 {
-	const uint32_t i = word >> UW_COMPILED_FULL_SHIFT;
+	const uint32_t i = word >> UW_COMPILED_INDEX_SHIFT;
 
 	if (uw_compiled_is_row(word) ||
 	    (word & UW_COMPILED_KIND_MASK) != UW_COMPILED_UNPACKED ||
