@@ -1002,3 +1002,37 @@ UW_API __attribute__((__noinline__)) int uw_step(struct uw_cursor *c)
 		return uw_step_general(c, rc == UW_FAST_PARSE);
 	return rc > 0;
 }
+
+/* uw_step_many for one ABI (is64 as in uw_step_fast): uw_step's loop
+ * with the fast step inlined, so that a frame it takes costs no call. */
+static inline __attribute__((__always_inline__))
+uint32_t uw_step_many_abi(struct uw_cursor *c, struct uw_stepped_frame *out,
+			  uint32_t max, const int is64)
+{
+	uint32_t n = 0;
+	int rc;
+
+	/* bound: max frames */
+	while (n < max) {
+		rc = uw_step_fast(c, is64);
+		if (rc == 0 || rc == UW_FAST_PARSE)
+			rc = uw_step_general(c, rc == UW_FAST_PARSE);
+		if (rc != 1)
+			break;
+		out[n].pc = c->pc;
+		out[n].sp = c->sp;
+		out[n].cfa = c->cfa;
+		out[n].pc_is_exact = c->pc_is_exact;
+		n++;
+	}
+	return n;
+}
+
+/* Out of line, as uw_step is. */
+UW_API __attribute__((__noinline__)) uint32_t
+uw_step_many(struct uw_cursor *c, struct uw_stepped_frame *out, uint32_t max)
+{
+	if (c->arch == UW_ARCH_X86_64)
+		return uw_step_many_abi(c, out, max, 1);
+	return uw_step_many_abi(c, out, max, 0);
+}

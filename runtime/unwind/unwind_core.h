@@ -643,6 +643,24 @@ UW_API int uw_init(struct uw_cursor *c, enum uw_arch arch,
  * reason in c->stop (and every later call returns 0 again). */
 UW_API int uw_step(struct uw_cursor *c);
 
+/* A frame uw_step_many stepped to: its pc and sp (0 if undefined), the
+ * CFA of the frame below it, which the step computed (uw_cfa), and
+ * whether its pc is exact (after a signal frame) rather than a return
+ * address. */
+struct uw_stepped_frame {
+	uint64_t pc;
+	uint64_t sp;
+	uint64_t cfa;
+	uint32_t pc_is_exact;
+};
+
+/* Up to max steps, as uw_step makes them, each frame stepped to written
+ * to out: the number written.  Fewer than max: stopped, as uw_step
+ * reports it (c->stop).  The same frames as a loop of uw_step, without a
+ * call a frame where the common step serves. */
+UW_API uint32_t uw_step_many(struct uw_cursor *c,
+			     struct uw_stepped_frame *out, uint32_t max);
+
 /* The current frame's pc, and its sp (0 if it is undefined): reads of
  * the cursor's fields, inline, as a walk asks for them at every frame. */
 static inline uint64_t uw_pc(const struct uw_cursor *c)
