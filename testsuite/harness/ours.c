@@ -445,6 +445,55 @@ void uw_walk_trace(struct uw_walk *w, enum uw_trace_event ev)
 		w->step_found_fde = true;
 }
 
+/* Untraced walks by uw_step, as traced ones (default), or by uw_step_many
+   (uw_ours_set_step_many). */
+static bool step_many_on;
+
+/* The walk of a snapshot frame by frame, by uw_step, as the kernel runtime
+   walks: out[0] the first frame, then each one stepped to, up to max in
+   all.  A traced walk also says of each frame whether an FDE covered its
+   pc (no_cfi_to_caller). */
+static int walk_by_step(struct uw_cursor *c, struct uw_walk *w, struct uw_frame *out, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		uint64_t frame_sp = uw_sp(c);
+		out[n++] = (struct uw_frame){ uw_pc(c), frame_sp, c->pc_is_exact != 0,
+					      frame_sp != 0, false };
+		w->step_found_fde = true;
+		bool stepped = uw_step(c) == 1;
+		out[n - 1].no_cfi_to_caller = !w->step_found_fde;
+		if (!stepped)
+			break;
+	}
+	return n;
+}
+
+/* The same walk by uw_step_many, which gives the same frames (uw-trace
+   checks it at every stop), untraced. */
+static int walk_by_step_many(struct uw_cursor *c, struct uw_frame *out, int max)
+{
+	struct uw_stepped_frame f[64];
+	int n = 0;
+
+	if (max < 1)
+		return 0;
+	out[n++] = (struct uw_frame){ uw_pc(c), uw_sp(c), c->pc_is_exact != 0,
+				      uw_sp(c) != 0, false };
+	while (n < max) {
+		uint32_t want = max - n < 64 ? (uint32_t)(max - n) : 64;
+		uint32_t got = uw_step_many(c, f, want);
+
+		for (uint32_t i = 0; i < got; i++)
+			out[n++] = (struct uw_frame){ f[i].pc, f[i].sp, f[i].pc_is_exact != 0,
+						      f[i].sp != 0, false };
+		if (got < want)
+			break;
+	}
+	return n;
+}
+
 int uw_walk_snapshot(struct uw_cursor *c, struct uw_walk *w, const struct uw_snapshot *s,
 		     const struct uw_host_ops *ops, void *host, bool fp_fallback,
 		     struct uw_cache *cache, struct uw_frame *out, int max,
@@ -461,16 +510,10 @@ int uw_walk_snapshot(struct uw_cursor *c, struct uw_walk *w, const struct uw_sna
 		if (fp_fallback)
 			c->policy |= UW_POLICY_ALL;
 		c->cache = cache;
-		while (n < max) {
-			uint64_t frame_sp = uw_sp(c);
-			out[n++] = (struct uw_frame){ uw_pc(c), frame_sp, c->pc_is_exact != 0,
-						      frame_sp != 0, false };
-			w->step_found_fde = true;
-			bool stepped = uw_step(c) == 1;
-			out[n - 1].no_cfi_to_caller = !w->step_found_fde;
-			if (!stepped)
-				break;
-		}
+		if (ops->trace || !step_many_on)
+			n = walk_by_step(c, w, out, max);
+		else
+			n = walk_by_step_many(c, out, max);
 	}
 	res->nframes = n;
 	res->stop_reason = uw_stop_reason_name(c->stop.reason);
@@ -580,6 +623,11 @@ void uw_ours_set_row_cache(bool on)
 void uw_ours_set_trace(bool on)
 {
 	trace_on = on;
+}
+
+void uw_ours_set_step_many(bool on)
+{
+	step_many_on = on;
 }
 
 void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses,

@@ -49,6 +49,9 @@ bool uw_elf_file_tables(struct uw_elf_cache *c, const char *path, struct uw_tabl
 /* Pass the host's trace callback to the core (default): frames then know
    whether CFI covered the step to their caller. */
 void uw_ours_set_trace(bool on);
+/* Walk untraced snapshots by uw_step_many, or frame by frame by uw_step
+   (default), as the kernel runtime walks: the same frames. */
+void uw_ours_set_step_many(bool on);
 void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses,
 			     unsigned long long *cie_misses);
 /* Steps of uw_ours_unwind so far by where their CFI row came from

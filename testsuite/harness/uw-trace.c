@@ -98,6 +98,9 @@ struct stats {
 	   the ABI can have: the oracle is wrong there, but that alone does
 	   not show ours right; reported, not failed.  */
 	long differ_oracle_invalid;
+	/* Stops where the untraced walk by uw_step_many gave other frames
+	   than the traced one by uw_step (check_step_many).  */
+	long step_many_differ;
 	long gdb_runs;
 	/* Step mode: checks against the shadow stack.  */
 	long truth_checked, truth_ours_wrong, truth_ours_wrong_nocfi, truth_oracle_wrong;
@@ -345,6 +348,36 @@ static bool matches_truth(const struct uw_frame *fr, int n, const struct uw_fram
 	return truth_prefix(fr, n, truth, ntruth) == ntruth;
 }
 
+/* The same unwind again, untraced, by uw_step_many (uw-bench
+   --step-many): it must give the frames and the stop that the traced one,
+   frame by frame by uw_step, gave (OURS, N, RES).  */
+static void check_step_many(struct tracer *t, const struct uw_snapshot *s, pid_t live_pid,
+			    const struct uw_frame *ours, int n, const struct uw_ours_result *res)
+{
+	struct uw_frame again[UW_MAX_FRAMES];
+	struct uw_ours_result res2 = { 0 };
+
+	uw_ours_set_trace(false);
+	uw_ours_set_step_many(true);
+	int n2 = uw_ours_unwind(t->space, s, live_pid, !t->opt.strict, again, UW_MAX_FRAMES,
+				&res2);
+	uw_ours_set_step_many(false);
+	uw_ours_set_trace(true);
+	bool same = n2 == n && strcmp(res2.stop_reason, res->stop_reason) == 0 &&
+		    res2.stop_pc == res->stop_pc;
+	for (int i = 0; same && i < n; i++)
+		same = again[i].pc == ours[i].pc && again[i].sp == ours[i].sp &&
+		       again[i].activation == ours[i].activation &&
+		       again[i].has_sp == ours[i].has_sp;
+	if (same)
+		return;
+	t->st.step_many_differ++;
+	if (t->st.step_many_differ <= t->opt.max_reports)
+		printf("STEPMANY %s arch=%d pc=%#llx: %d frames, stop %s; by uw_step %d, stop %s\n",
+		       s->label, s->arch, (unsigned long long)uw_snapshot_pc(s), n2,
+		       res2.stop_reason, n, res->stop_reason);
+}
+
 /* TRUTH (may be NULL): the innermost frames as the step mode's shadow
    stack knows them, independent of any unwind table.  */
 static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char *oracle_err,
@@ -370,6 +403,7 @@ static void compare_snapshot(struct tracer *t, struct uw_snapshot *s, const char
 			t->space = uw_space_new(t->elf_cache, s);
 		}
 		n = uw_ours_unwind(t->space, s, live_pid, !t->opt.strict, ours, UW_MAX_FRAMES, &res);
+		check_step_many(t, s, live_pid, ours, n, &res);
 	}
 	if (!res.stopped_cleanly)
 		t->st.ours_unclean++;
@@ -1043,10 +1077,12 @@ int main(int argc, char **argv)
 		       t.settled[i].seen);
 
 	printf("uw-trace: %s stops=%ld agree=%ld differ=%ld oracle_errors=%ld ours_unclean=%ld"
-	       " ours_right=%ld oracle_right=%ld both_wrong=%ld unresolved=%ld oracle_invalid=%ld\n",
+	       " ours_right=%ld oracle_right=%ld both_wrong=%ld unresolved=%ld oracle_invalid=%ld"
+	       " step_many_differ=%ld\n",
 	       t.opt.label, t.st.stops, t.st.agree, t.st.differ, t.st.oracle_errors,
 	       t.st.ours_unclean, t.st.differ_ours_right, t.st.differ_oracle_right,
-	       t.st.differ_both_wrong, t.st.differ_unresolved, t.st.differ_oracle_invalid);
+	       t.st.differ_both_wrong, t.st.differ_unresolved, t.st.differ_oracle_invalid,
+	       t.st.step_many_differ);
 	if (t.st.truth_checked)
 		printf("uw-trace: %s shadow-stack checks=%ld ours_wrong=%ld ours_wrong_nocfi=%ld"
 		       " oracle_wrong=%ld (disagreements settled: ours=%ld oracle=%ld)\n",
