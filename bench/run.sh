@@ -9,13 +9,15 @@
 #      python3 running a script (bench/python-work.py) and gcc's cc1
 #      compiling a generated file, at random stops;
 #   2. time each unwinder on every snapshot (median and p99 ns per frame,
-#      and whole passes): ours with compiled tables (the kernel's algorithm)
-#      and without them (the interpreter and its row cache), warm (each
-#      snapshot again right after itself) and in order (each once, in the
-#      order recorded, the caches as the unwinds before left them: a
-#      sampler's order), with new rows (its row cache's rows forgotten
-#      before each unwind: a sampler's step at a pc never seen), and the
-#      frame-pointer walk of the programs built with frame pointers;
+#      and whole passes): ours with compiled tables (the kernel's algorithm,
+#      one uw_step a frame as the kernel calls it, and by uw_step_many, a
+#      walk's frames in one call) and without them (the interpreter and its
+#      row cache), warm (each snapshot again right after itself) and in
+#      order (each once, in the order recorded, the caches as the unwinds
+#      before left them: a sampler's order), with new rows (its row
+#      cache's rows forgotten before each unwind: a sampler's step at a pc
+#      never seen), and the frame-pointer walk of the programs built with
+#      frame pointers;
 #   3. count instructions per frame under callgrind, the same cases;
 #   4. the compiled tables of large objects: rows, rows the compact form
 #      cannot say, bytes, build time (testsuite/harness/uw-compiled-diff);
@@ -141,12 +143,14 @@ time_run() {
 }
 time_run "warm, compiled tables, the peers" $snaps
 time_run "warm, ours interpreted (no compiled tables)" --no-compiled $snaps
+time_run "warm, compiled tables, a walk's frames in one call (uw_step_many)" --step-many $snaps
 time_run "in order, compiled tables" --in-order $snaps
 time_run "in order, ours interpreted" --in-order --no-compiled $snaps
 time_run "new rows (rows forgotten before each unwind), compiled tables" --new-rows $snaps
 time_run "new rows, ours interpreted" --new-rows --no-compiled $snaps
 time_run "the floor: frame-pointer walk, warm, on uwt-{64,32}-O2-fp-pie" --fp $snapfp
 time_run "the floor, in order" --fp --in-order $snapfp
+time_run "the floor, warm, ours by uw_step_many" --fp --step-many $snapfp
 if [ -n "$large_snaps" ]; then
 	time_run "large programs, warm, compiled tables" $large_snaps
 	time_run "large programs, warm, ours interpreted" --no-compiled $large_snaps
@@ -211,12 +215,14 @@ for arch in 64 32; do
 	fi
 	count "warm, compiled, peers" $arch $s
 	count "warm, interpreted" $arch --no-compiled $s
+	count "warm, compiled, uw_step_many" $arch --step-many $s
 	count "in order, compiled" $arch --in-order $s
 	count "in order, interpreted" $arch --in-order --no-compiled $s
 	count "new rows, compiled" $arch --new-rows $s
 	count "new rows, interpreted" $arch --new-rows --no-compiled $s
 	count "floor: fp programs, warm, compiled" $arch --fp $sfp
 	count "floor: fp programs, in order, compiled" $arch --fp --in-order $sfp
+	count "floor: fp programs, warm, uw_step_many" $arch --fp --step-many $sfp
 done
 if [ -n "$large_snaps" ]; then
 	count "large programs, warm, compiled" 64 $large_snaps

@@ -11,8 +11,8 @@
    one Dwfl and one unw_addr_space per memory map, our ELF table cache.
 
    usage: uw-bench [--reps N] [--callgrind] [--in-order] [--no-compiled]
-                   [--no-row-cache | --new-rows] [--fp] [--only PEER]
-                   [--sysroot=DIR] SNAPSHOT-FILE...
+                   [--no-row-cache | --new-rows] [--step-many] [--fp]
+                   [--only PEER] [--sysroot=DIR] SNAPSHOT-FILE...
      --only PEER   run that peer alone (ours, libdw, libunwind; fp-walk with
                    --fp), so that a profile of the run holds no other
                    peer's work
@@ -36,6 +36,10 @@
                    counted), its tables and parsed CIEs kept: every
                    step parses its row, as a sampler's step at a pc never
                    seen, in modules seen before
+     --step-many   ours by uw_step_many, which takes the frames of a walk in
+                   one call; else frame by frame, one uw_step a frame, as
+                   the kernel runtime walks (the same frames: uw-trace
+                   checks it at every stop)
      --sysroot=DIR the snapshot files after it name paths found under DIR
                    (snapshots recorded in the stapvm guest: DIR = its tree)
      --callgrind   one warm-up pass, then one pass per peer in
@@ -658,7 +662,8 @@ static void time_peers(int reps)
 static int usage(void)
 {
 	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--in-order] [--no-compiled]"
-		" [--no-row-cache | --new-rows] [--fp] [--only PEER] [--sysroot=DIR]"
+		" [--no-row-cache | --new-rows] [--step-many] [--fp] [--only PEER]"
+		" [--sysroot=DIR]"
 		" SNAPSHOT-FILE...\n");
 	return 2;
 }
@@ -681,6 +686,8 @@ int main(int argc, char **argv)
 			in_order = true;
 		else if (strcmp(argv[i], "--no-compiled") == 0)
 			uw_ours_set_compiled(false);
+		else if (strcmp(argv[i], "--step-many") == 0)
+			uw_ours_set_step_many(true);
 		else if (strcmp(argv[i], "--fp") == 0)
 			fp_floor = true;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
