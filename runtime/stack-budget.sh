@@ -88,7 +88,8 @@ mv "$tmp" "$work/build"
 # function behind ibt_wrapper (not in the graph, as copy_from_user_nofault
 # is not) and the relay transport's sub-buffer callback.
 if python3 "$here/unwind/kbuild/stack_budget.py" --frame-limit 512 \
-	--chain-limit 1024 --entry uw_step --entry stp_uw_snprint_addr \
+	--chain-limit 1024 --entry uw_step --entry uw_step_many \
+	--entry stp_uw_snprint_addr \
 	--entry stp_uw_usym_lookup \
 	--src / --src "$overlay" \
 	--indirect find_tables=stp_uw_find_tables \

@@ -426,6 +426,10 @@ struct uw_cursor_state {
 	uint8_t tables_reusable;	/* a successful lookup with a pc
 					 * range: see uw_tables.pc_lo */
 	uint8_t prev_reusable;
+	int8_t fast_end;		/* why uw_step_fast_many's frames
+					 * ended (step.c): kept here, not in
+					 * uw_step_many's frame, which the
+					 * kernel stack budget counts */
 	uint64_t tables_tag;		/* their tag in the row cache
 					 * (uw_cache_tables), 0 if their rows
 					 * are not cached: no cache, or tables

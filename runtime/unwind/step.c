@@ -1003,36 +1003,66 @@ UW_API __attribute__((__noinline__)) int uw_step(struct uw_cursor *c)
 	return rc > 0;
 }
 
-/* uw_step_many for one ABI (is64 as in uw_step_fast): uw_step's loop
- * with the fast step inlined, so that a frame it takes costs no call. */
+/* The frame the cursor has just stepped to, as uw_step_many gives it. */
 static inline __attribute__((__always_inline__))
-uint32_t uw_step_many_abi(struct uw_cursor *c, struct uw_stepped_frame *out,
-			  uint32_t max, const int is64)
+void uw_step_record(const struct uw_cursor *c, struct uw_stepped_frame *f)
+{
+	f->pc = c->pc;
+	f->sp = c->sp;
+	f->cfa = c->cfa;
+	f->pc_is_exact = c->pc_is_exact;
+}
+
+/* uw_step_fast_many for one ABI (is64 as in uw_step_fast). */
+static inline __attribute__((__always_inline__))
+uint32_t uw_step_fast_many_abi(struct uw_cursor *c,
+			       struct uw_stepped_frame *out, uint32_t max,
+			       const int is64)
 {
 	uint32_t n = 0;
-	int rc;
+	int rc = 1;
 
 	/* bound: max frames */
 	while (n < max) {
 		rc = uw_step_fast(c, is64);
-		if (rc == 0 || rc == UW_FAST_PARSE)
-			rc = uw_step_general(c, rc == UW_FAST_PARSE);
 		if (rc != 1)
 			break;
-		out[n].pc = c->pc;
-		out[n].sp = c->sp;
-		out[n].cfa = c->cfa;
-		out[n].pc_is_exact = c->pc_is_exact;
-		n++;
+		uw_step_record(c, &out[n++]);
 	}
+	c->state.fast_end = (int8_t)rc;
 	return n;
 }
 
-/* Out of line, as uw_step is. */
+/* Frames the fast step takes one after another, up to max, written to
+ * out: their number.  Why they end, in c->state.fast_end: 1, max taken;
+ * -1, stopped (reported); 0 or UW_FAST_PARSE, a frame for
+ * uw_step_general.  Out of line, so that its frame, which the inlined
+ * fast step makes large, is off the kernel stack while uw_step_general
+ * runs (runtime/stack-budget.sh sums uw_step_many's chains). */
+static __attribute__((__noinline__)) uint32_t
+uw_step_fast_many(struct uw_cursor *c, struct uw_stepped_frame *out,
+		  uint32_t max)
+{
+	if (c->arch == UW_ARCH_X86_64)
+		return uw_step_fast_many_abi(c, out, max, 1);
+	return uw_step_fast_many_abi(c, out, max, 0);
+}
+
+/* Out of line, as uw_step is: the kernel stack budget is measured from
+ * it. */
 UW_API __attribute__((__noinline__)) uint32_t
 uw_step_many(struct uw_cursor *c, struct uw_stepped_frame *out, uint32_t max)
 {
-	if (c->arch == UW_ARCH_X86_64)
-		return uw_step_many_abi(c, out, max, 1);
-	return uw_step_many_abi(c, out, max, 0);
+	uint32_t n = 0;
+
+	/* bound: max frames, at least one a turn */
+	while (n < max) {
+		n += uw_step_fast_many(c, out + n, max - n);
+		if (c->state.fast_end != 0 && c->state.fast_end != UW_FAST_PARSE)
+			break;
+		if (uw_step_general(c, c->state.fast_end == UW_FAST_PARSE) != 1)
+			break;
+		uw_step_record(c, &out[n++]);
+	}
+	return n;
 }

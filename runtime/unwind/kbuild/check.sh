@@ -33,7 +33,7 @@ echo "kbuild check: OK ($(ls "$work"/*.ko))"
 # The entry points and what uw_kcheck.c's indirect calls reach (the host's
 # callbacks; the ELF reader's read source; no return-address hook).
 if python3 "$here/stack_budget.py" --frame-limit 512 --chain-limit 1024 \
-	--entry uw_step --entry uw_init --src "$work" \
+	--entry uw_step --entry uw_step_many --entry uw_init --src "$work" \
 	--indirect find_tables=uw_kcheck_find \
 	--indirect read_mem=uw_kcheck_read \
 	--indirect read=uw_elfmem_read_host \

@@ -57,6 +57,10 @@ static int (*volatile uw_kcheck_init_fn)(struct uw_cursor *, enum uw_arch,
 					 const struct uw_host_ops *, void *,
 					 const struct uw_regs *) = uw_init;
 static int (*volatile uw_kcheck_step_fn)(struct uw_cursor *) = uw_step;
+static uint32_t (*volatile uw_kcheck_step_many_fn)(struct uw_cursor *,
+						   struct uw_stepped_frame *,
+						   uint32_t) = uw_step_many;
+static struct uw_stepped_frame uw_kcheck_frames[4];
 
 static int __init uw_kcheck_init(void)
 {
@@ -64,8 +68,9 @@ static int __init uw_kcheck_init(void)
 
 	regs.val[UW_X86_64_RIP] = 0x1000;
 	if (uw_kcheck_init_fn(&uw_kcheck_cursor, UW_ARCH_X86_64, &uw_kcheck_ops,
-			      NULL, &regs) == 0)
-		uw_kcheck_step_fn(&uw_kcheck_cursor);
+			      NULL, &regs) == 0 &&
+	    uw_kcheck_step_fn(&uw_kcheck_cursor) == 1)
+		uw_kcheck_step_many_fn(&uw_kcheck_cursor, uw_kcheck_frames, 4);
 	pr_info("uw_kcheck: %s\n",
 		uw_stop_reason_name(uw_kcheck_cursor.stop.reason));
 	return 0;
