@@ -1,6 +1,6 @@
-/* stap-unwind: a walk of the current address space's user stack, one
- * frame at a time, as the overlay's unwind.c (runtime/stock/unwind.c, the
- * core's host in the kernel) gives it to stack.c and its parts.  Each walk
+/* stap-unwind: a walk of the current address space's user stack, its
+ * frames many at a time, as the overlay's unwind.c (runtime/stock/unwind.c,
+ * the core's host in the kernel) gives it to stack.c and its parts.  Each walk
  * lives in a struct stp_unwind_context (unwind/unwind.h): the probe hit's
  * c->uwcontext_user.
  */
@@ -30,9 +30,16 @@ static unsigned long stp_uw_user_begin(struct stp_unwind_context *uc,
 					struct pt_regs *regs,
 					enum stp_uw_entry entry);
 
-/* The pc of the walk's next frame, or 0 where it stopped (the cursor's
- * stop says why). */
-static unsigned long stp_uw_user_next(struct stp_unwind_context *uc);
+/* The walk's next frames, up to max (at most STP_UW_STEPPED), in
+ * uc->stepped, in one call to the core: their number.  Fewer than max:
+ * the walk stopped after them (the cursor's stop says why).  Their pcs
+ * are the core's, which stp_uw_user_pc_ok has yet to pass. */
+static unsigned stp_uw_user_many(struct stp_unwind_context *uc, unsigned max);
+
+/* Is pc, a frame's the core gave, one of user space?  A walk ends before
+ * a frame whose pc is not. */
+static int stp_uw_user_pc_ok(const struct stp_unwind_context *uc,
+			     unsigned long pc);
 
 /* Forget every cached row of this context, and what scans of the vdso and
  * tracked objects found (benchmarks: a cold cache). */

@@ -122,15 +122,29 @@ static unsigned stp_uw_user_walk(struct context *c, struct task_struct *task,
 {
 	struct stp_unwind_context *uc = &c->uwcontext_user;
 	unsigned long next;
-	unsigned depth = 0;
+	unsigned depth = 0, ask, got, i;
 
 	memset(out, 0, sizeof(*out));
 	next = stp_uw_user_begin_regs(uc, task, compat, entry, r);
 	if (!next && !uc->host.task)
 		return 0;	/* no user context: reason none */
-	while (next && depth < max) {	/* bound: max frames */
+	if (next && max > 0)
 		pc[depth++] = next;
-		next = stp_uw_user_next(uc);
+	/* The core's frames many to a call, up to a pc outside user space.
+	 * bound: max frames; each call but the last gives ask */
+	while (next && depth < max) {
+		ask = min_t(unsigned, max - depth, STP_UW_STEPPED);
+		got = stp_uw_user_many(uc, ask);
+		for (i = 0; i < got; i++) {	/* bound: STP_UW_STEPPED */
+			next = (unsigned long)uc->stepped[i].pc;
+			if (!stp_uw_user_pc_ok(uc, next)) {
+				next = 0;
+				break;
+			}
+			pc[depth++] = next;
+		}
+		if (got < ask)
+			break;
 	}
 	if (depth > 0)
 		stp_uw_stop_past_cut(&uc->cursor);

@@ -210,42 +210,45 @@ static struct pt_regs *_stp_get_uregs(struct context *c)
 	return c->uregs;
 }
 
-static unsigned long _stp_stack_unwind_one_user(struct context *c,
-						unsigned depth)
+/* The first frame of this probe hit's user walk, the walk begun: its pc,
+ * or 0 where there is no user stack.  In a uretprobe, the pc the probed
+ * function returns to. */
+static unsigned long stp_uw_user_first(struct context *c)
 {
 	struct stp_unwind_context *uc = &c->uwcontext_user;
-	struct pt_regs *regs;
+	struct pt_regs *regs = _stp_get_uregs(c);
+	enum stp_uw_entry entry;
 	unsigned long pc;
 
-	if (depth == 0) {
-		enum stp_uw_entry entry;
-
-		regs = _stp_get_uregs(c);
-		if (!current->mm || !regs)
-			return 0;
-		entry = stp_uw_classify_entry(current, regs, c->user_mode_p);
-		pc = stp_uw_user_begin(uc, regs, entry);
+	if (!current->mm || !regs)
+		return 0;
+	entry = stp_uw_classify_entry(current, regs, c->user_mode_p);
+	pc = stp_uw_user_begin(uc, regs, entry);
 #ifdef STAPCONF_UPROBE_GET_PC
-		if (pc && c->probe_type == stp_probe_type_uretprobe && c->ips.ri)
-			pc = c->ips.ri->ret_addr;
+	if (pc && c->probe_type == stp_probe_type_uretprobe && c->ips.ri)
+		pc = c->ips.ri->ret_addr;
 #endif
-		return pc;
-	}
-	pc = stp_uw_user_next(uc);
-#ifdef STAPCONF_UPROBE_GET_PC
-	if (pc) {
-		struct uretprobe_instance *ri = NULL;
-		unsigned long real;
+	return pc;
+}
 
-		if (c->probe_type == stp_probe_type_uretprobe)
-			ri = c->ips.ri;
-		else if (c->probe_type == stp_probe_type_uprobe)
-			ri = GET_PC_URETPROBE_NONE;
-		if (ri) {
-			real = uprobe_get_pc(ri, pc, UNW_SP(&uc->info));
-			if (real)
-				pc = real;
-		}
+/* A caller's pc the walk found, pc (its frame's sp: sp), or, where a
+ * uretprobe's trampoline stands in its place, the address it stands for,
+ * which the kernel's uprobes know. */
+static unsigned long stp_uw_user_real_pc(struct context *c, unsigned long pc,
+					 unsigned long sp)
+{
+#ifdef STAPCONF_UPROBE_GET_PC
+	struct uretprobe_instance *ri = NULL;
+	unsigned long real;
+
+	if (c->probe_type == stp_probe_type_uretprobe)
+		ri = c->ips.ri;
+	else if (c->probe_type == stp_probe_type_uprobe)
+		ri = GET_PC_URETPROBE_NONE;
+	if (ri) {
+		real = uprobe_get_pc(ri, pc, sp);
+		if (real)
+			pc = real;
 	}
 #endif
 	return pc;
@@ -275,6 +278,61 @@ static void stp_uw_user_keep(struct context *c, unsigned i, unsigned long pc)
 		cache->cfa[i - 1] = stp_uw_frame_cfa(&uc->cursor, i - 1);
 }
 
+/* The walk ends at frame cache->depth, which is kept as pc 0 (sp and CFA
+ * unknown): cfa is the CFA of the frame below it. */
+static void stp_uw_user_end(struct context *c, unsigned long cfa)
+{
+	struct stp_unwind_cache *cache = &c->uwcache_user;
+	unsigned i = cache->depth;
+
+	cache->pc[i] = 0;
+	cache->sp[i] = 0;
+	cache->cfa[i] = 0;
+	cache->cfa[i - 1] = cfa;
+	cache->depth++;
+	cache->state = uwcache_finished;
+}
+
+/* This probe hit's user walk kept on, from its first frame, until the
+ * cache holds want frames (at most MAXBACKTRACE) or the walk ends: the
+ * core's frames taken many to a call (stp_uw_user_many); a pc outside
+ * user space ends it, as the core's stop does. */
+static void stp_uw_user_take(struct context *c, unsigned want)
+{
+	struct stp_unwind_cache *cache = &c->uwcache_user;
+	struct stp_unwind_context *uc = &c->uwcontext_user;
+	const struct uw_stepped_frame *f;
+	unsigned ask, got, i;
+
+	want = min_t(unsigned, want, MAXBACKTRACE);
+	/* bound: MAXBACKTRACE frames; each call but the last gives ask */
+	while (cache->state != uwcache_finished && cache->depth < want) {
+		ask = min_t(unsigned, want - cache->depth, STP_UW_STEPPED);
+		got = stp_uw_user_many(uc, ask);
+		for (i = 0; i < got; i++) {	/* bound: STP_UW_STEPPED */
+			f = &uc->stepped[i];
+			if (!stp_uw_user_pc_ok(uc, (unsigned long)f->pc)) {
+				stp_uw_user_end(c, (unsigned long)f->cfa);
+				return;
+			}
+			cache->pc[cache->depth] = stp_uw_user_real_pc(c,
+				(unsigned long)f->pc, (unsigned long)f->sp);
+			cache->sp[cache->depth] = (unsigned long)f->sp;
+			cache->cfa[cache->depth] = 0;
+			cache->cfa[cache->depth - 1] = (unsigned long)f->cfa;
+			cache->depth++;
+		}
+		if (got < ask) {
+			/* Stopped in the frame kept last. */
+			stp_uw_user_end(c, stp_uw_frame_cfa(&uc->cursor,
+							    cache->depth - 1));
+			return;
+		}
+		if (cache->depth >= MAXBACKTRACE)
+			cache->state = uwcache_finished;
+	}
+}
+
 static unsigned long _stp_stack_user_get(struct context *c, unsigned depth)
 {
 	struct stp_unwind_cache *cache = &c->uwcache_user;
@@ -290,16 +348,17 @@ static unsigned long _stp_stack_user_get(struct context *c, unsigned depth)
 		return cache->pc[depth];
 	if (cache->state == uwcache_finished)
 		return 0;
-	while (cache->depth <= depth) {	/* bound: MAXBACKTRACE frames */
-		pc = _stp_stack_unwind_one_user(c, cache->depth);
-		stp_uw_user_keep(c, cache->depth, pc);
-		cache->depth++;
+	if (cache->depth == 0) {
+		pc = stp_uw_user_first(c);
+		stp_uw_user_keep(c, 0, pc);
+		cache->depth = 1;
 		if (pc == 0 || cache->depth >= MAXBACKTRACE) {
 			cache->state = uwcache_finished;
-			break;
+			return pc;
 		}
 	}
-	return pc;
+	stp_uw_user_take(c, depth + 1);
+	return depth < cache->depth ? cache->pc[depth] : 0;
 }
 
 /* The print_ forms; defer: may queue the rest of a stack that stopped on
@@ -314,6 +373,7 @@ static void stp_uw_user_print(struct context *c, int sym_flags, int defer)
 		stp_uw_print_none(c, sym_flags, "user");
 		return;
 	}
+	(void)_stp_stack_user_get(c, MAXBACKTRACE - 1);	/* the walk at once */
 #ifdef STAPCONF_UPROBE_GET_PC
 	if (c->probe_type == stp_probe_type_uretprobe && c->ips.ri
 	    && (sym_flags & _STP_SYM_FULL) == _STP_SYM_FULL) {
@@ -416,6 +476,7 @@ static int stp_uw_sprint_hex(char *str, int size, struct context *c)
 
 	if (size < 1 || !current->mm || !regs || _stp_stack_user_get(c, 0) == 0)
 		return 0;
+	(void)_stp_stack_user_get(c, MAXBACKTRACE - 1);	/* the walk at once */
 	for (n = 0; n < MAXBACKTRACE; n++) {
 		pc = _stp_stack_user_get(c, n);
 		if (pc == 0)

@@ -610,31 +610,42 @@ static unsigned long stp_uw_user_begin(struct stp_unwind_context *uc,
 	return stp_uw_user_begin_regs(uc, current, compat, entry, &r);
 }
 
-static unsigned long stp_uw_user_next(struct stp_unwind_context *uc)
+/* A user walk the core stopped: its steps counted, and a module without
+ * unwind data named once. */
+static void stp_uw_user_stopped(struct stp_unwind_context *uc)
 {
-	unsigned long pc;
-	unsigned long limit = uc->host.compat ? 0xffffffffUL : TASK_SIZE_MAX;
-
-	if (!uc->host.task || uw_step(&uc->cursor) != 1) {
-		if (uc->host.task)
-			stp_uw_step_counts_add(&uc->cursor);
-		if (uc->host.task
-		    && uc->cursor.stop.reason == UW_STOP_NO_UNWIND_DATA
-		    && uc->host.missing && !uc->host.warned) {
-			uc->host.warned = 1;
-			_stp_warn("Missing unwind data for a module, rerun with 'stap -d %s'\n",
-				  uc->host.missing);
-		}
-		dbug_unwind(1, "user unwind stopped: %s at pc %llx\n",
-			    uw_stop_reason_name(uc->cursor.stop.reason),
-			    (unsigned long long)uc->cursor.stop.pc);
-		return 0;
+	stp_uw_step_counts_add(&uc->cursor);
+	if (uc->cursor.stop.reason == UW_STOP_NO_UNWIND_DATA
+	    && uc->host.missing && !uc->host.warned) {
+		uc->host.warned = 1;
+		_stp_warn("Missing unwind data for a module, rerun with 'stap -d %s'\n",
+			  uc->host.missing);
 	}
-	stp_uw_sync_info(uc);
-	pc = UNW_PC(&uc->info);
-	if (pc == 0 || pc >= limit)
+	dbug_unwind(1, "user unwind stopped: %s at pc %llx\n",
+		    uw_stop_reason_name(uc->cursor.stop.reason),
+		    (unsigned long long)uc->cursor.stop.pc);
+}
+
+static int stp_uw_user_pc_ok(const struct stp_unwind_context *uc,
+			     unsigned long pc)
+{
+	return pc != 0 &&
+	       pc < (uc->host.compat ? 0xffffffffUL : TASK_SIZE_MAX);
+}
+
+static unsigned stp_uw_user_many(struct stp_unwind_context *uc, unsigned max)
+{
+	unsigned n;
+
+	if (!uc->host.task)
 		return 0;
-	return pc;
+	max = min_t(unsigned, max, STP_UW_STEPPED);
+	n = uw_step_many(&uc->cursor, uc->stepped, max);
+	if (n > 0)
+		stp_uw_sync_info(uc);
+	if (n < max)
+		stp_uw_user_stopped(uc);
+	return n;
 }
 
 /* The initial registers per kernel entry path, for this file's walks and

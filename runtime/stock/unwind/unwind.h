@@ -161,6 +161,10 @@ struct stp_uw_host {
  * walk meets a handful (the program, libc, the loader, a few more). */
 #define STP_UW_ELF_MEMO 8
 
+/* Frames a user walk takes from the core at once (uw_step_many; stepped
+ * below): a whole stack of the default MAXBACKTRACE in one call. */
+#define STP_UW_STEPPED 32
+
 /* Mappings of -d modules whose tables each context keeps (dmod_memo
  * below): a walk meets a few, and a sampler a few per process. */
 #define STP_UW_DMOD_MEMO 8
@@ -178,6 +182,10 @@ struct stp_unwind_context {
 	struct uw_elfmem_scratch elf_scratch;
 	unsigned long deferred;		/* request number of this walk's
 					 * deferred rest (udefer.h), or 0 */
+	/* The frames one uw_step_many gives, before stack.c keeps them in
+	 * the probe hit's struct stp_unwind_cache: here, not on the kernel
+	 * stack. */
+	struct uw_stepped_frame stepped[STP_UW_STEPPED];
 	/* Kept across unwinds (see above; a context is never used by two
 	 * probes at once). */
 	int rows_ready;			/* cache initialised */
