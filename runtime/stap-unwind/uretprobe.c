@@ -134,6 +134,12 @@ static int stp_uw_uretprobe_instance(struct task_struct *task,
 	return -1;
 }
 
+static bool stp_uw_uretprobe_may_meet(struct task_struct *task)
+{
+	return task != current || (READ_ONCE(current->utask)
+				   && READ_ONCE(current->utask->return_instances));
+}
+
 /* uw_host_ops.return_address (stp_uw_ops, unwind.c). */
 static int stp_uw_return_address(void *h, uint64_t ra, uint64_t slot,
 				 uint64_t *real)
@@ -141,13 +147,8 @@ static int stp_uw_return_address(void *h, uint64_t ra, uint64_t slot,
 	struct stp_uw_host *host = h;
 	int tramp;
 
-	if (!current->mm || host->task->mm != current->mm)
-		return 0;
-	/* Current with no return instance has no hijacked slot: most walks,
-	 * every step, end here without the calls below. */
-	if (host->task == current
-	    && (!READ_ONCE(current->utask)
-		|| !READ_ONCE(current->utask->return_instances)))
+	if (!current->mm || host->task->mm != current->mm
+	    || !stp_uw_uretprobe_may_meet(host->task))
 		return 0;
 	tramp = stp_uw_uretprobe_is_trampoline((unsigned long)ra);
 	if (tramp == 0)
@@ -166,6 +167,11 @@ static int stp_uw_return_address(void *h, uint64_t ra, uint64_t slot,
 
 static void stp_uw_uretprobe_init(void)
 {
+}
+
+static bool stp_uw_uretprobe_may_meet(struct task_struct *task)
+{
+	return false;
 }
 
 #define STP_UW_RETURN_ADDRESS NULL

@@ -482,6 +482,13 @@ static const struct uw_host_ops stp_uw_ops = {
 	.return_address = STP_UW_RETURN_ADDRESS,	/* stap-unwind/uretprobe.c */
 };
 
+/* The same for a walk that cannot meet a uretprobe's trampoline
+ * (stp_uw_uretprobe_may_meet): no call to the host at each step. */
+static const struct uw_host_ops stp_uw_ops_no_uretprobe = {
+	.read_mem = stp_uw_read_mem,
+	.find_tables = stp_uw_find_tables,
+};
+
 static void stp_uw_row_cache_clear(struct stp_unwind_context *uc)
 {
 	memset(uc->elf_memo, 0, sizeof(uc->elf_memo));
@@ -577,7 +584,9 @@ static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,
 	uc->host.task = task;
 	uc->host.compat = compat;
 	if (uw_init(&uc->cursor, compat ? UW_ARCH_I386 : UW_ARCH_X86_64,
-		    &stp_uw_ops, &uc->host, r) != 0)
+		    stp_uw_uretprobe_may_meet(task) ? &stp_uw_ops
+						    : &stp_uw_ops_no_uretprobe,
+		    &uc->host, r) != 0)
 		return 0;
 	if (!uc->rows_ready) {
 		uw_cache_init(&uc->rows, uc->row_entries, STP_UW_ROW_CACHE);
