@@ -468,19 +468,33 @@ static int stp_uw_sprint_hex(char *str, int size, struct context *c)
 {
 #if STAP_COMPAT_VERSION >= STAP_VERSION(1,3)
 	static const char hex[] = "0123456789abcdef";
+	const struct stp_unwind_cache *cache = &c->uwcache_user;
 	struct pt_regs *regs = _stp_get_uregs(c);
 	unsigned long pc;
 	unsigned n;
-	int len = 0, k;
+	int len = 0, k, digits;
 	char tmp[2 * sizeof(unsigned long) + 3];
 
 	if (size < 1 || !current->mm || !regs || _stp_stack_user_get(c, 0) == 0)
 		return 0;
 	(void)_stp_stack_user_get(c, MAXBACKTRACE - 1);	/* the walk at once */
-	for (n = 0; n < MAXBACKTRACE; n++) {
-		pc = _stp_stack_user_get(c, n);
-		if (pc == 0)
-			break;
+	/* The walk is done: its frames are the cache's, up to a pc 0. */
+	for (n = 0; n < cache->depth && cache->pc[n]; n++) {	/* bound: MAXBACKTRACE */
+		pc = cache->pc[n];
+		digits = (fls64(pc) + 3) / 4;
+		if (len + digits + 3 <= size - 1) {
+			/* Room for it all: written in place, last digit first. */
+			str[len] = '0';
+			str[len + 1] = 'x';
+			for (k = len + 1 + digits; k > len + 1; k--) {	/* bound: 16 digits */
+				str[k] = hex[pc & 15];
+				pc >>= 4;
+			}
+			str[len + 2 + digits] = ' ';
+			len += digits + 3;
+			continue;
+		}
+		/* The string's end: as much of it as fits. */
 		k = 0;
 		tmp[k++] = ' ';
 		do {				/* bound: 16 digits */
