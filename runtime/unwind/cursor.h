@@ -430,6 +430,8 @@ struct uw_cursor_state {
 					 * ended (step.c): kept here, not in
 					 * uw_step_many's frame, which the
 					 * kernel stack budget counts */
+	uint32_t fast_rule;		/* ... and the compiled table's word
+					 * of the frame they ended at */
 	uint64_t tables_tag;		/* their tag in the row cache
 					 * (uw_cache_tables), 0 if their rows
 					 * are not cached: no cache, or tables

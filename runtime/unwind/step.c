@@ -8,7 +8,7 @@
  *
  * Most steps are one row of a compiled table (compile.c), found by the pc
  * and applied in place, with the checks on the caller made at once: that
- * step is whole in uw_step_fast, and any frame it cannot take goes the
+ * step is whole in uw_step_fast_run, and any frame it cannot take goes the
  * general way (uw_step_general), from the start, as if it had not been
  * tried.  So the two cannot differ in what they find; the unit suite's
  * oracles and the differential check of compiled.exp see both.
@@ -761,7 +761,7 @@ int uw_step_finish(struct uw_cursor *c, int rc)
 	return 1;
 }
 
-/* uw_step_fast's result for a step it began, whose row is the row
+/* uw_step_fast_run's result for a step it began, whose row is the row
  * cache's or parsed (uw_step_general goes on with it). */
 #define UW_FAST_PARSE 2
 
@@ -776,8 +776,8 @@ static inline void uw_step_begin(struct uw_cursor *c)
 	c->state.frame.regs = &c->state.regs[c->regs == &c->state.regs[0]];
 }
 
-/* ... and for a step uw_step_fast hands to the CFI method's row
- * interpreter: its unit of work (uw_step_fast saw one left), in tables
+/* ... and for a step uw_step_fast_run hands to the CFI method's row
+ * interpreter: its unit of work (uw_step_fast_run saw one left), in tables
  * found for its pc. */
 static inline void uw_step_begin_cfi(struct uw_cursor *c)
 {
@@ -788,7 +788,7 @@ static inline void uw_step_begin_cfi(struct uw_cursor *c)
 }
 
 /* The events a traced step makes before its row's (uw_step_general's
- * first two), for the steps uw_step_fast takes: tables of bias found for
+ * first two), for the steps uw_step_fast_run takes: tables of bias found for
  * lookup.  Out of line: tracing is for tests and tools. */
 static __attribute__((__noinline__)) void
 uw_step_fast_trace(struct uw_cursor *c, uint64_t bias, uint64_t lookup)
@@ -809,17 +809,26 @@ uw_step_fast_trace_row(struct uw_cursor *c, const struct uw_compiled_table *t,
 	uw_step_trace(c, UW_TR_CFA, cfa, 0);
 }
 
-/* uw_step_fast's frames whose compiled table keeps their row whole (a
- * signal frame's, a CFA in another register), rule: applied as
- * uw_step_general would apply them (uw_step_not_compact), from the same
- * start of a step, and finished by the same checks; or, where the table
- * marks them for the parse, begun for uw_step_general (UW_FAST_PARSE).
- * Else 0 (no CFI there), and nothing has changed. */
-static __attribute__((__noinline__)) int
-uw_step_fast_full(struct uw_cursor *c, const struct uw_compiled_table *t,
-		  uint32_t rule, uint64_t lookup)
+/* uw_step_fast_run's result for a frame whose compiled table keeps its
+ * row whole (c->state.fast_rule), for uw_step_fast_full. */
+#define UW_FAST_FULL 3
+
+/* The frame uw_step_fast_run ended at, UW_FAST_FULL (a signal frame's
+ * row, a CFA in another register): its row applied as uw_step_general
+ * would apply it (uw_step_not_compact), from the same start of a step,
+ * and finished by the same checks; or, where the table marks it for the
+ * parse, begun for uw_step_general (UW_FAST_PARSE).  Else 0 (no CFI
+ * there), and nothing has changed.  Called from uw_step and
+ * uw_step_many's own small frames, not from uw_step_fast_run's large
+ * one: the row's expressions make the deepest chain below it
+ * (runtime/stack-budget.sh). */
+static __attribute__((__noinline__)) int uw_step_fast_full(struct uw_cursor *c)
 {
+	const struct uw_compiled_table *t = c->state.tables->compiled;
+	const uint32_t rule = c->state.fast_rule;
 	const int64_t full = uw_compiled_full(rule);
+	const uint64_t lookup = (c->pc - !c->pc_is_exact) &
+				c->state.arch_desc->addr_mask;
 
 	if (rule == UW_COMPILED_NONE)
 		return 0;
@@ -837,105 +846,260 @@ uw_step_fast_full(struct uw_cursor *c, const struct uw_compiled_table *t,
 						    &c->state.frame)) ? 1 : -1;
 }
 
-/* The common step, whole, as ORC's: a frame in tables found before,
- * whose compiled table has a compact row for its pc with the save slots
- * in the stack window, and whose caller passes every check at once (the
- * CFA grows, a return address in tables found before, no trampoline in
- * its place); or the outermost frame.  The row is applied to the
- * registers in place: nothing is copied, and no frame is built for the
- * checks after a method (uw_step_finish).  A row the table keeps whole
- * goes to uw_step_fast_full; a frame in tables without a compiled table
- * is begun here and handed over (UW_FAST_PARSE) for the row cache's or
- * the parsed row.  1 = done; -1 = stopped (reported); UW_FAST_PARSE; 0 =
- * none of these, and nothing the caller sees has changed (a window
- * read, a row kept by its pc, tables found before taken again: caches),
- * so that uw_step_general takes the frame, and says why if it stops.
- * A traced step's events are the general step's, made once it is sure
- * to be taken here.  is64 as in uw_step_apply_compiled. */
+/* A walk's state while the fast steps run, held in registers: written
+ * to the cursor when they end or hand a frame to another step
+ * (uw_fast_commit), and read back after one (uw_fast_load).  The
+ * callee-saved registers are not here: a row writes them in place, in
+ * c->regs, by their numbers. */
+struct uw_fast_walk {
+	struct uw_regs *regs;		/* c->regs, read-only to the caller
+					 * only */
+	uint64_t lookup;		/* this frame's lookup pc */
+	uint64_t cfa;			/* the last frame's CFA; 0 before the
+					 * first step, which has no CFA to
+					 * pass (a CFA of 0 goes the general
+					 * way) */
+	uint32_t n0;			/* frames written when loaded */
+	uint32_t limit;			/* ... and at most, by the frames
+					 * asked for, the depth limit and the
+					 * work budget */
+	/* c->state.tables, the tables of the lookup pc: the pcs they cover
+	 * [lo, lo + span) (span 0 if they are not to be reused), and their
+	 * compiled table if it is of the walk's architecture. */
+	uint64_t lo, span;
+	const struct uw_compiled_table *t;
+};
+
+/* w's tables: c->state.tables, as uw_tables_known left them. */
 static inline __attribute__((__always_inline__))
-int uw_step_fast(struct uw_cursor *c, const int is64)
+void uw_fast_tables(const struct uw_cursor *c, struct uw_fast_walk *w)
 {
-	/* c->regs is one of c->state.regs, read-only to the caller only */
-	struct uw_regs *regs = (struct uw_regs *)c->regs;
+	const struct uw_tables *tb = c->state.tables;
+	const struct uw_compiled_table *t = tb->compiled;
+
+	w->lo = tb->pc_lo;
+	w->span = c->state.tables_reusable ? tb->pc_hi - tb->pc_lo : 0;
+	w->t = t && t->arch == (uint8_t)c->arch ? t : NULL;
+}
+
+/* w from the cursor, n frames written of max. */
+static inline __attribute__((__always_inline__))
+void uw_fast_load(const struct uw_cursor *c, struct uw_fast_walk *w,
+		  uint32_t n, uint32_t max)
+{
+	const uint32_t work = uw_work_left(c);
+	const uint32_t depth = c->depth < c->max_depth ?
+			       c->max_depth - c->depth : 0;
+	uint32_t left = max - n;
+
+	if (depth < left)
+		left = depth;
+	if (work < left)
+		left = work;
+	w->regs = (struct uw_regs *)c->regs;
+	w->lookup = (c->pc - !c->pc_is_exact) & c->state.arch_desc->addr_mask;
+	w->cfa = c->depth > 0 ? c->cfa : 0;
+	w->n0 = n;
+	w->limit = n + left;
+	uw_fast_tables(c, w);
+}
+
+/* The steps w took, n frames written, into the cursor: each as
+ * uw_step_general would leave it, one unit of work and a compiled row. */
+static inline __attribute__((__always_inline__))
+void uw_fast_commit(struct uw_cursor *c, const struct uw_fast_walk *w,
+		    uint32_t n)
+{
+	const uint32_t taken = n - w->n0;
+
+	if (!taken)
+		return;
+	c->pc = (w->lookup + 1) & c->state.arch_desc->addr_mask;
+	c->sp = w->cfa;
+	c->cfa = w->cfa;
+	c->depth += taken;
+	c->pc_is_exact = 0;
+	c->how = UW_HOW_CFI;
+	c->work = 1;
+	c->work_total += taken;
+	c->steps_compiled += taken;
+}
+
+/* A fast step's caller, at lookup pc next, in tables other than w's:
+ * those found before, which become w's (0), else -1 and nothing has
+ * changed (uw_tables_known).  The step is then sure to be taken, and a
+ * traced one makes its row's events, of the tables it leaves. */
+static inline __attribute__((__always_inline__))
+int uw_fast_caller_tables(struct uw_cursor *c, struct uw_fast_walk *w,
+			  uint64_t next, uint64_t cfa)
+{
+	const uint64_t bias = c->state.tables->bias;
+
+	if (uw_tables_known(c, next) < 0)
+		return -1;
+	if (__builtin_expect(c->state.trace != NULL, 0))
+		uw_step_fast_trace_row(c, w->t, bias, w->lookup, cfa);
+	uw_fast_tables(c, w);
+	return 0;
+}
+
+/* The frame the cursor has just stepped to, as uw_step_many gives it. */
+static inline __attribute__((__always_inline__))
+void uw_step_record(const struct uw_cursor *c, struct uw_stepped_frame *f)
+{
+	f->pc = c->pc;
+	f->sp = c->sp;
+	f->cfa = c->cfa;
+	f->pc_is_exact = c->pc_is_exact;
+}
+
+/* The common steps, whole, as ORC's, up to max of them, each frame
+ * stepped to written to out (if not NULL): their number.  A step here is
+ * a frame in tables found before, whose compiled table has a compact row
+ * for its pc with the save slots in the stack window, and whose caller
+ * passes every check at once (the CFA grows, a return address in tables
+ * found before, no trampoline in its place); or the outermost frame.
+ * The row is applied to the registers in place: nothing is copied, and
+ * no frame is built for the checks after a method (uw_step_finish).
+ * While the caller stays in the same tables, the check of its return
+ * address is the range test of the tables in hand, and it is the next
+ * step's lookup.  Why they end, in c->state.fast_end: 1, max taken; -1,
+ * stopped (reported); UW_FAST_FULL, a row the table keeps whole (a
+ * signal frame's), for uw_step_fast_full; UW_FAST_PARSE, a frame in
+ * tables without a compiled table, begun here for uw_step_general to go
+ * on with; 0, a frame for uw_step_general to take from its start: nothing
+ * the caller sees has changed for it (a window read, a row kept by its
+ * pc, tables found before taken again: caches), so that uw_step_general
+ * says why, if it stops.  A traced step's events are the general step's,
+ * made once the step is sure to be taken here.  is64 as in
+ * uw_step_apply_compiled. */
+static inline __attribute__((__always_inline__))
+uint32_t uw_step_fast_run(struct uw_cursor *c, struct uw_stepped_frame *out,
+			  uint32_t max, const int is64)
+{
 	const uint64_t mask = is64 ? ~(uint64_t)0 : 0xffffffffu;
 	const uint32_t size = is64 ? UW_X86_64_ADDR_SIZE : UW_I386_ADDR_SIZE;
 	const unsigned sp = is64 ? UW_X86_64_RSP : UW_I386_ESP;
 	const unsigned ra_reg = is64 ? UW_X86_64_RIP : UW_I386_EIP;
-	const struct uw_compiled_table *t;
+	/* A return address below it is 0 or below c->min_code. */
+	const uint64_t code = c->min_code ? c->min_code : 1;
+	struct uw_fast_walk w;
 	const struct uw_compiled_unpacked *u;
 	const uint8_t *span;
-	uint64_t lookup, bias, cfa, ra, real;
-	uint32_t rule;
+	uint64_t cfa, ra, real;
+	uint32_t n = 0, rule;
 	unsigned i;
+	int end;
 
-	if (c->stop.reason != UW_STOP_NONE || c->depth >= c->max_depth ||
-	    uw_work_left(c) == 0)
+	if (c->stop.reason != UW_STOP_NONE) {
+		c->state.fast_end = 0;
 		return 0;
-	lookup = (c->pc - !c->pc_is_exact) & mask;
-	if (uw_tables_known(c, lookup) < 0)
-		return 0;
-	t = c->state.tables->compiled;
-	if (!t || t->arch != (uint8_t)c->arch) {
-		uw_step_begin_cfi(c);
-		if (__builtin_expect(c->state.trace != NULL, 0))
-			uw_step_fast_trace(c, c->state.tables->bias, lookup);
-		c->steps_uncompiled++;
-		return UW_FAST_PARSE;
 	}
-	bias = c->state.tables->bias;
-	u = uw_step_compiled_row(c, t, lookup, &rule);
-	if (!u)
-		return uw_step_fast_full(c, t, rule, lookup);
-	if (!(regs->defined & UW_REG_BIT(u->base)))
-		return 0;
-	cfa = (regs->val[u->base] + u->cfa_offset) & mask;
-	if (__builtin_expect(u->rule & UW_COMPILED_NO_CALLER, 0)) {
-		if (__builtin_expect(c->state.trace != NULL, 0))
-			uw_step_fast_trace_row(c, t, bias, lookup, cfa);
-		c->work = 1;
-		c->work_total++;
-		c->steps_compiled++;
-		c->state.tables_for_pc = 1;
-		c->frame_cfa = cfa;
-		uw_fail(c, UW_STOP_END_OF_STACK, 0);
-		uw_step_stopped(c);
-		return -1;
+	uw_fast_load(c, &w, n, max);
+	/* bound: max steps (w.limit), each turn one taken or the end */
+	for (;;) {
+		if (n == w.limit) {
+			end = n == max;	/* else uw_step_general stops */
+			break;
+		}
+		if (w.lookup - w.lo >= w.span) {
+			if (uw_tables_known(c, w.lookup) < 0) {
+				end = 0;
+				break;
+			}
+			uw_fast_tables(c, &w);
+		}
+		if (!w.t) {
+			uw_fast_commit(c, &w, n);
+			uw_step_begin_cfi(c);
+			if (__builtin_expect(c->state.trace != NULL, 0))
+				uw_step_fast_trace(c, c->state.tables->bias,
+						   w.lookup);
+			c->steps_uncompiled++;
+			c->state.fast_end = UW_FAST_PARSE;
+			return n;
+		}
+		u = uw_step_compiled_row(c, w.t, w.lookup, &rule);
+		if (!u) {
+			c->state.fast_rule = rule;
+			end = UW_FAST_FULL;
+			break;
+		}
+		if (!(w.regs->defined & UW_REG_BIT(u->base))) {
+			end = 0;
+			break;
+		}
+		cfa = (w.regs->val[u->base] + u->cfa_offset) & mask;
+		if (__builtin_expect(u->rule & UW_COMPILED_NO_CALLER, 0)) {
+			uw_fast_commit(c, &w, n);
+			if (__builtin_expect(c->state.trace != NULL, 0))
+				uw_step_fast_trace_row(c, w.t,
+						       c->state.tables->bias,
+						       w.lookup, cfa);
+			c->work = 1;
+			c->work_total++;
+			c->steps_compiled++;
+			c->state.tables_for_pc = 1;
+			c->frame_cfa = cfa;
+			uw_fail(c, UW_STOP_END_OF_STACK, 0);
+			uw_step_stopped(c);
+			c->state.fast_end = -1;
+			return n;
+		}
+		if (cfa <= w.cfa) {
+			end = 0;
+			break;
+		}
+		span = uw_stack_slots(c, (cfa - u->words * size) & mask,
+				      u->words * size);
+		if (!span) {
+			end = 0;
+			break;
+		}
+		ra = uw_stack_word_at(span + (u->words - 1) * size) & mask;
+		if (ra < code ||
+		    (c->state.ops->return_address &&
+		     c->state.ops->return_address(c->state.host, ra,
+						  (cfa - size) & mask,
+						  &real) != 0)) {
+			end = 0;
+			break;
+		}
+		/* The caller's lookup pc: in the tables in hand, or in
+		 * others found before, which become the tables in hand. */
+		if (((ra - 1) & mask) - w.lo < w.span) {
+			if (__builtin_expect(c->state.trace != NULL, 0))
+				uw_step_fast_trace_row(c, w.t,
+						       c->state.tables->bias,
+						       w.lookup, cfa);
+		} else if (uw_fast_caller_tables(c, &w, (ra - 1) & mask,
+						 cfa) < 0) {
+			end = 0;
+			break;
+		}
+		/* bound: u->nsaved <= UW_COMPILED_SLOTS */
+		for (i = 0; i < u->nsaved; i++)
+			w.regs->val[u->reg[i]] =
+				uw_stack_word_at(span + u->at[i]) & mask;
+		w.regs->val[sp] = cfa;
+		w.regs->val[ra_reg] = ra;
+		w.regs->defined = (w.regs->defined & u->keep) | u->defined;
+		w.lookup = (ra - 1) & mask;
+		w.cfa = cfa;
+		if (out) {
+			out[n].pc = ra;
+			out[n].sp = cfa;
+			out[n].cfa = cfa;
+			out[n].pc_is_exact = 0;
+		}
+		n++;
 	}
-	if (c->depth > 0 && cfa <= c->cfa)
-		return 0;
-	span = uw_stack_slots(c, (cfa - u->words * size) & mask,
-			      u->words * size);
-	if (!span)
-		return 0;
-	ra = uw_stack_word_at(span + (u->words - 1) * size) & mask;
-	if (ra == 0 || ra < c->min_code ||
-	    (c->state.ops->return_address &&
-	     c->state.ops->return_address(c->state.host, ra,
-					  (cfa - size) & mask, &real) != 0) ||
-	    uw_tables_known(c, (ra - 1) & mask) < 0)
-		return 0;
-	if (__builtin_expect(c->state.trace != NULL, 0))
-		uw_step_fast_trace_row(c, t, bias, lookup, cfa);
-	/* bound: u->nsaved <= UW_COMPILED_SLOTS */
-	for (i = 0; i < u->nsaved; i++)
-		regs->val[u->reg[i]] = uw_stack_word_at(span + u->at[i]) & mask;
-	regs->val[sp] = cfa;
-	regs->val[ra_reg] = ra;
-	regs->defined = (regs->defined & u->keep) | u->defined;
-	c->regs = regs;
-	c->pc = ra;
-	c->sp = cfa;
-	c->cfa = cfa;
-	c->depth++;
-	c->pc_is_exact = 0;
-	c->how = UW_HOW_CFI;
-	c->work = 1;
-	c->work_total++;
-	c->steps_compiled++;
-	return 1;
+	uw_fast_commit(c, &w, n);
+	c->state.fast_end = (int8_t)end;
+	return n;
 }
 
-/* Every step uw_step_fast does not take, by the methods in order; or,
+/* Every step uw_step_fast_run does not take, by the methods in order; or,
  * begun, one it began (UW_FAST_PARSE), from the row cache's or the
  * parsed row on. */
 static __attribute__((__noinline__)) int uw_step_general(struct uw_cursor *c,
@@ -981,71 +1145,52 @@ static __attribute__((__noinline__)) int uw_step_general(struct uw_cursor *c,
 	return uw_step_finish(c, rc);
 }
 
-/* uw_step_fast for the cursor's ABI.  Out of line, as uw_step_general
- * is: uw_step's own frame stays a few words, and the kernel stack's
- * deepest chain (uw_step_general's) no deeper than without the fast
- * step. */
-static __attribute__((__noinline__)) int uw_step_fast_abi(struct uw_cursor *c)
+/* uw_step_fast_run for the cursor's ABI.  Out of line, as
+ * uw_step_general is, so that its frame, which the inlined steps make
+ * large, is off the kernel stack while uw_step_general runs
+ * (runtime/stack-budget.sh sums uw_step's and uw_step_many's chains). */
+static __attribute__((__noinline__)) uint32_t
+uw_step_fast_many(struct uw_cursor *c, struct uw_stepped_frame *out,
+		  uint32_t max)
 {
 	if (c->arch == UW_ARCH_X86_64)
-		return uw_step_fast(c, 1);
-	return uw_step_fast(c, 0);
+		return uw_step_fast_run(c, out, max, 1);
+	return uw_step_fast_run(c, out, max, 0);
+}
+
+/* ... and for one step, uw_step's: the same, made for max 1 and no
+ * frames written, so that a walk by uw_step pays no loop. */
+static __attribute__((__noinline__)) uint32_t
+uw_step_fast_one(struct uw_cursor *c)
+{
+	if (c->arch == UW_ARCH_X86_64)
+		return uw_step_fast_run(c, NULL, 1, 1);
+	return uw_step_fast_run(c, NULL, 1, 0);
+}
+
+/* The frame the fast steps ended at (c->state.fast_end, not 1): taken
+ * by the step it was left for.  1 = stepped, 0 = stopped.  Inline, in
+ * the small frames of uw_step and uw_step_many, from which the kernel
+ * stack's deepest chains are measured. */
+static inline __attribute__((__always_inline__))
+int uw_step_after_fast(struct uw_cursor *c)
+{
+	int rc = c->state.fast_end;
+
+	if (rc == UW_FAST_FULL)
+		rc = uw_step_fast_full(c);
+	if (rc == 0 || rc == UW_FAST_PARSE)
+		return uw_step_general(c, rc == UW_FAST_PARSE);
+	return rc > 0;
 }
 
 /* Out of line where callers could inline it: the kernel stack budget is
  * measured from it (runtime/stack-budget.sh). */
 UW_API __attribute__((__noinline__)) int uw_step(struct uw_cursor *c)
 {
-	int rc = uw_step_fast_abi(c);
-
-	if (rc == 0 || rc == UW_FAST_PARSE)
-		return uw_step_general(c, rc == UW_FAST_PARSE);
-	return rc > 0;
-}
-
-/* The frame the cursor has just stepped to, as uw_step_many gives it. */
-static inline __attribute__((__always_inline__))
-void uw_step_record(const struct uw_cursor *c, struct uw_stepped_frame *f)
-{
-	f->pc = c->pc;
-	f->sp = c->sp;
-	f->cfa = c->cfa;
-	f->pc_is_exact = c->pc_is_exact;
-}
-
-/* uw_step_fast_many for one ABI (is64 as in uw_step_fast). */
-static inline __attribute__((__always_inline__))
-uint32_t uw_step_fast_many_abi(struct uw_cursor *c,
-			       struct uw_stepped_frame *out, uint32_t max,
-			       const int is64)
-{
-	uint32_t n = 0;
-	int rc = 1;
-
-	/* bound: max frames */
-	while (n < max) {
-		rc = uw_step_fast(c, is64);
-		if (rc != 1)
-			break;
-		uw_step_record(c, &out[n++]);
-	}
-	c->state.fast_end = (int8_t)rc;
-	return n;
-}
-
-/* Frames the fast step takes one after another, up to max, written to
- * out: their number.  Why they end, in c->state.fast_end: 1, max taken;
- * -1, stopped (reported); 0 or UW_FAST_PARSE, a frame for
- * uw_step_general.  Out of line, so that its frame, which the inlined
- * fast step makes large, is off the kernel stack while uw_step_general
- * runs (runtime/stack-budget.sh sums uw_step_many's chains). */
-static __attribute__((__noinline__)) uint32_t
-uw_step_fast_many(struct uw_cursor *c, struct uw_stepped_frame *out,
-		  uint32_t max)
-{
-	if (c->arch == UW_ARCH_X86_64)
-		return uw_step_fast_many_abi(c, out, max, 1);
-	return uw_step_fast_many_abi(c, out, max, 0);
+	if (uw_step_fast_one(c) == 1)
+		return 1;
+	return uw_step_after_fast(c);
 }
 
 /* Out of line, as uw_step is: the kernel stack budget is measured from
@@ -1058,9 +1203,7 @@ uw_step_many(struct uw_cursor *c, struct uw_stepped_frame *out, uint32_t max)
 	/* bound: max frames, at least one a turn */
 	while (n < max) {
 		n += uw_step_fast_many(c, out + n, max - n);
-		if (c->state.fast_end != 0 && c->state.fast_end != UW_FAST_PARSE)
-			break;
-		if (uw_step_general(c, c->state.fast_end == UW_FAST_PARSE) != 1)
+		if (c->state.fast_end == 1 || uw_step_after_fast(c) != 1)
 			break;
 		uw_step_record(c, &out[n++]);
 	}
