@@ -472,39 +472,33 @@ static int stp_uw_sprint_hex(char *str, int size, struct context *c)
 	struct pt_regs *regs = _stp_get_uregs(c);
 	unsigned long pc;
 	unsigned n;
-	int len = 0, k, digits;
-	char tmp[2 * sizeof(unsigned long) + 3];
+	int len = 0, k, digits, width;
+	char tmp[2 * sizeof(unsigned long) + 3], *out;
 
 	if (size < 1 || !current->mm || !regs || _stp_stack_user_get(c, 0) == 0)
 		return 0;
 	(void)_stp_stack_user_get(c, MAXBACKTRACE - 1);	/* the walk at once */
-	/* The walk is done: its frames are the cache's, up to a pc 0. */
+	/* The walk is done: its frames are the cache's, up to a pc 0.  Each
+	 * is "0x", its digits and a space, written in place where it fits,
+	 * else in tmp, of which what fits ends the string. */
 	for (n = 0; n < cache->depth && cache->pc[n]; n++) {	/* bound: MAXBACKTRACE */
 		pc = cache->pc[n];
 		digits = (fls64(pc) + 3) / 4;
-		if (len + digits + 3 <= size - 1) {
-			/* Room for it all: written in place, last digit first. */
-			str[len] = '0';
-			str[len + 1] = 'x';
-			for (k = len + 1 + digits; k > len + 1; k--) {	/* bound: 16 digits */
-				str[k] = hex[pc & 15];
-				pc >>= 4;
-			}
-			str[len + 2 + digits] = ' ';
-			len += digits + 3;
-			continue;
-		}
-		/* The string's end: as much of it as fits. */
-		k = 0;
-		tmp[k++] = ' ';
-		do {				/* bound: 16 digits */
-			tmp[k++] = hex[pc & 15];
+		width = digits + 3;
+		out = len + width <= size - 1 ? str + len : tmp;
+		out[0] = '0';
+		out[1] = 'x';
+		for (k = 1 + digits; k > 1; k--) {	/* bound: 16 digits */
+			out[k] = hex[pc & 15];
 			pc >>= 4;
-		} while (pc);
-		tmp[k++] = 'x';
-		tmp[k++] = '0';
-		while (k > 0 && len < size - 1)
-			str[len++] = tmp[--k];
+		}
+		out[2 + digits] = ' ';
+		if (out == tmp) {
+			memcpy(str + len, tmp, size - 1 - len);
+			len = size - 1;
+			break;
+		}
+		len += width;
 	}
 	str[len] = '\0';
 	return 1;
