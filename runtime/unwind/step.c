@@ -761,6 +761,13 @@ int uw_step_finish(struct uw_cursor *c, int rc)
 	return 1;
 }
 
+/* The pc a step looks up for the cursor's frame: pc - 1 where it is a
+ * return address, else pc itself (this file's head). */
+static inline uint64_t uw_step_lookup(const struct uw_cursor *c)
+{
+	return (c->pc - !c->pc_is_exact) & c->state.arch_desc->addr_mask;
+}
+
 /* uw_step_fast_run's result for a step it began, whose row is the row
  * cache's or parsed (uw_step_general goes on with it). */
 #define UW_FAST_PARSE 2
@@ -827,8 +834,7 @@ static __attribute__((__noinline__)) int uw_step_fast_full(struct uw_cursor *c)
 	const struct uw_compiled_table *t = c->state.tables->compiled;
 	const uint32_t rule = c->state.fast_rule;
 	const int64_t full = uw_compiled_full(rule);
-	const uint64_t lookup = (c->pc - !c->pc_is_exact) &
-				c->state.arch_desc->addr_mask;
+	const uint64_t lookup = uw_step_lookup(c);
 
 	if (rule == UW_COMPILED_NONE)
 		return 0;
@@ -846,9 +852,9 @@ static __attribute__((__noinline__)) int uw_step_fast_full(struct uw_cursor *c)
 						    &c->state.frame)) ? 1 : -1;
 }
 
-/* A walk's state while the fast steps run, held in registers: written
- * to the cursor when they end or hand a frame to another step
- * (uw_fast_commit), and read back after one (uw_fast_load).  The
+/* A walk's state while the fast steps run, held in registers: read
+ * from the cursor when they begin (uw_fast_load), written to it when
+ * they end or hand a frame to another step (uw_fast_commit).  The
  * callee-saved registers are not here: a row writes them in place, in
  * c->regs, by their numbers. */
 struct uw_fast_walk {
@@ -859,8 +865,7 @@ struct uw_fast_walk {
 					 * first step, which has no CFA to
 					 * pass (a CFA of 0 goes the general
 					 * way) */
-	uint32_t n0;			/* frames written when loaded */
-	uint32_t limit;			/* ... and at most, by the frames
+	uint32_t limit;			/* steps it may take: by the frames
 					 * asked for, the depth limit and the
 					 * work budget */
 	/* c->state.tables, the tables of the lookup pc: the pcs they cover
@@ -882,36 +887,33 @@ void uw_fast_tables(const struct uw_cursor *c, struct uw_fast_walk *w)
 	w->t = t && t->arch == (uint8_t)c->arch ? t : NULL;
 }
 
-/* w from the cursor, n frames written of max. */
+/* w from the cursor, for at most max steps. */
 static inline __attribute__((__always_inline__))
 void uw_fast_load(const struct uw_cursor *c, struct uw_fast_walk *w,
-		  uint32_t n, uint32_t max)
+		  uint32_t max)
 {
 	const uint32_t work = uw_work_left(c);
 	const uint32_t depth = c->depth < c->max_depth ?
 			       c->max_depth - c->depth : 0;
-	uint32_t left = max - n;
+	uint32_t left = max;
 
 	if (depth < left)
 		left = depth;
 	if (work < left)
 		left = work;
 	w->regs = (struct uw_regs *)c->regs;
-	w->lookup = (c->pc - !c->pc_is_exact) & c->state.arch_desc->addr_mask;
+	w->lookup = uw_step_lookup(c);
 	w->cfa = c->depth > 0 ? c->cfa : 0;
-	w->n0 = n;
-	w->limit = n + left;
+	w->limit = left;
 	uw_fast_tables(c, w);
 }
 
-/* The steps w took, n frames written, into the cursor: each as
- * uw_step_general would leave it, one unit of work and a compiled row. */
+/* The taken steps of w into the cursor: each as uw_step_general would
+ * leave it, one unit of work and a compiled row. */
 static inline __attribute__((__always_inline__))
 void uw_fast_commit(struct uw_cursor *c, const struct uw_fast_walk *w,
-		    uint32_t n)
+		    uint32_t taken)
 {
-	const uint32_t taken = n - w->n0;
-
 	if (!taken)
 		return;
 	c->pc = (w->lookup + 1) & c->state.arch_desc->addr_mask;
@@ -995,7 +997,7 @@ uint32_t uw_step_fast_run(struct uw_cursor *c, struct uw_stepped_frame *out,
 		c->state.fast_end = 0;
 		return 0;
 	}
-	uw_fast_load(c, &w, n, max);
+	uw_fast_load(c, &w, max);
 	/* bound: max steps (w.limit), each turn one taken or the end */
 	for (;;) {
 		if (n == w.limit) {
@@ -1105,9 +1107,8 @@ uint32_t uw_step_fast_run(struct uw_cursor *c, struct uw_stepped_frame *out,
 static __attribute__((__noinline__)) int uw_step_general(struct uw_cursor *c,
 							  int begun)
 {
-	const struct uw_arch_desc *ad = c->state.arch_desc;
 	struct uw_step_frame *f = &c->state.frame;
-	uint64_t lookup = c->pc_is_exact ? c->pc : (c->pc - 1) & ad->addr_mask;
+	uint64_t lookup = uw_step_lookup(c);
 	unsigned m;
 	int rc = 2;
 
