@@ -98,6 +98,7 @@ struct stp_uw_ustack_snapshot_thread {
 	u8 compat;
 	u8 ran;			/* ran while it was read (twice) */
 	u8 settled;		/* seen in its call after the session's start */
+	u8 entering;		/* polls it was seen running in its call */
 	char state;		/* task_state_to_char() */
 	int cpu;		/* running on it; -1: not running */
 	u32 ipi_ns;		/* how long the IPI held the thread */
@@ -641,30 +642,48 @@ static void stp_uw_ustack_snapshot_print(struct stp_uw_ustack_snapshot *s)
  * is still on its way; at most SETTLE_MS in all. */
 #define STP_UW_USTACK_SNAPSHOT_SETTLE_MS	5000
 
-/* Whether t is on its way out of a system call and back: running or
+/* How many polls a thread seen running inside a system call it has not
+ * returned from is waited for: one woken by the session's start and back
+ * in its restarted call has yet to sleep there (under TCG its vCPU may
+ * not run for a while: seen so, a thread in pause() was read on its way
+ * in, without the pause frame); one that works in its calls all the time
+ * is taken as it is after that. */
+#define STP_UW_USTACK_SNAPSHOT_ENTERING_POLLS	16
+
+enum stp_uw_ustack_snapshot_way {
+	STP_UW_WAY_SETTLED,	/* asleep, or in user code */
+	STP_UW_WAY_ON,		/* on its way out of its call and back */
+	STP_UW_WAY_ENTERING,	/* running inside a call not yet returned */
+};
+
+/* Where t is on its way out of a system call and back: running or
  * runnable, with task work queued (the attach's, or any), or with its
  * kernel entry a system call that has a signal pending (woken for it, not
- * yet out) or its return value set (at entry it is -ENOSYS).  A thread
- * asleep, still working in its call, or in user code (its last entry an
- * interrupt's) is not. */
-static bool stp_uw_ustack_snapshot_on_its_way(struct task_struct *t)
+ * yet out) or its return value set (at entry it is -ENOSYS): ON; running
+ * or runnable with a system call's entry and no return value yet:
+ * ENTERING; asleep, or in user code (its last entry an interrupt's):
+ * SETTLED. */
+static enum stp_uw_ustack_snapshot_way
+stp_uw_ustack_snapshot_way(struct task_struct *t)
 {
 	struct pt_regs regs;
 
 	if ((t->flags & PF_EXITING) || !READ_ONCE(t->mm) || !task_is_running(t))
-		return false;
+		return STP_UW_WAY_SETTLED;
 	if (READ_ONCE(t->task_works))
-		return true;
-	if (!stp_uw_ustack_snapshot_entry_regs(t, &regs))
-		return false;
-	return stp_uw_entry_is_syscall(stp_uw_classify_entry(t, &regs, 0))
-		&& ((long)regs.ax != -ENOSYS || signal_pending(t));
+		return STP_UW_WAY_ON;
+	if (!stp_uw_ustack_snapshot_entry_regs(t, &regs)
+	    || !stp_uw_entry_is_syscall(stp_uw_classify_entry(t, &regs, 0)))
+		return STP_UW_WAY_SETTLED;
+	if ((long)regs.ax != -ENOSYS || signal_pending(t))
+		return STP_UW_WAY_ON;
+	return STP_UW_WAY_ENTERING;
 }
 
 /* Wait for the session's start to end, then until each thread has been
  * seen once not on its way (a thread that makes system calls all the time
- * is seen so soon enough; none is waited for twice).  Returns the ms
- * waited. */
+ * is seen so soon enough; none is waited for twice), nor entering its
+ * call for fewer than ENTERING_POLLS polls.  Returns the ms waited. */
 static unsigned
 stp_uw_ustack_snapshot_settle(struct stp_uw_ustack_snapshot *s)
 {
@@ -685,10 +704,21 @@ stp_uw_ustack_snapshot_settle(struct stp_uw_ustack_snapshot *s)
 
 				if (rec->settled)
 					continue;
-				if (stp_uw_ustack_snapshot_on_its_way(rec->task))
+				switch (stp_uw_ustack_snapshot_way(rec->task)) {
+				case STP_UW_WAY_ON:
 					pending++;
-				else
+					break;
+				case STP_UW_WAY_ENTERING:
+					if (rec->entering++ <
+					    STP_UW_USTACK_SNAPSHOT_ENTERING_POLLS) {
+						pending++;
+						break;
+					}
+					fallthrough;
+				case STP_UW_WAY_SETTLED:
 					rec->settled = 1;
+					break;
+				}
 			}
 			if (!pending)
 				break;
