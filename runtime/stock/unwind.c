@@ -544,29 +544,41 @@ static bool stp_uw_mm_seq(struct mm_struct *mm, unsigned int *seq)
  * -d modules' tables are the module's own data, and the vdso's are read
  * from its pages (ident); tables without a pc range are never kept.
  * 0 = vouch for nothing: a kernel without mm_lock_seq as a seqcount
- * (stp_uw_mm_seq), or no mm.  Each new state gets the number after the
- * last one (never 0, never again). */
+ * (stp_uw_mm_seq), or no mm.  Each of the last STP_UW_SPACES address
+ * spaces walked keeps its number while its state lasts, so that a
+ * sampler's walks of a few processes in turn find their tables kept;
+ * each new state gets the number after the last one (never 0, never
+ * again). */
 static u64 stp_uw_space(struct stp_unwind_context *uc,
 			struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
-	unsigned int seq;
+	unsigned int seq, i;
 	long stock, tracked;
 
 	if (!mm || !stp_uw_mm_seq(mm, &seq))
 		return 0;
 	stock = atomic_long_read(&stp_uw_stock_map_changes);
 	tracked = stp_uw_vma_releases();
-	if (uc->space.id && uc->space.mm_id == mm->context.ctx_id
-	    && uc->space.mm_seq == seq && uc->space.stock_changes == stock
-	    && uc->space.tracked_releases == tracked)
-		return uc->space.id;
-	uc->space.id++;
-	uc->space.mm_id = mm->context.ctx_id;
-	uc->space.mm_seq = seq;
-	uc->space.stock_changes = stock;
-	uc->space.tracked_releases = tracked;
-	return uc->space.id;
+	for (i = 0; i < STP_UW_SPACES; i++)	/* bound: STP_UW_SPACES */
+		if (uc->space[i].id && uc->space[i].mm_id == mm->context.ctx_id)
+			break;
+	if (i < STP_UW_SPACES && uc->space[i].mm_seq == seq
+	    && uc->space[i].stock_changes == stock
+	    && uc->space[i].tracked_releases == tracked)
+		return uc->space[i].id;
+	/* A space not among the last ones takes the oldest record; one
+	 * whose state changed keeps its own, with a new number. */
+	if (i == STP_UW_SPACES) {
+		i = uc->space_next;
+		uc->space_next = (i + 1) % STP_UW_SPACES;
+	}
+	uc->space[i].id = ++uc->last_space;
+	uc->space[i].mm_id = mm->context.ctx_id;
+	uc->space[i].mm_seq = seq;
+	uc->space[i].stock_changes = stock;
+	uc->space[i].tracked_releases = tracked;
+	return uc->space[i].id;
 }
 
 static unsigned long stp_uw_user_begin_regs(struct stp_unwind_context *uc,

@@ -238,23 +238,39 @@ struct uw_cache_tables {
 #define UW_CACHE_CIES 16
 #endif
 
-/* Tables kept across unwinds of one space (uw_cache.space; tables.c):
- * those find_tables gave with a pc range, with their row cache tag. */
+/* Tables kept across unwinds (uw_cache.space; tables.c): those
+ * find_tables gave with a pc range, each with the space it was found in
+ * and its row cache tag.  A sampler walks a few processes in turn: 16
+ * hold a program, libc and ld.so of each of 5 (bench/profile-parts.stp
+ * counts the find_tables calls a walk makes).  The keys a lookup scans
+ * are apart from the tables, in 8 cache lines. */
 #ifndef UW_CACHE_KEPT_TABLES
-#define UW_CACHE_KEPT_TABLES 4
+#define UW_CACHE_KEPT_TABLES 16
 #endif
+struct uw_kept_tables_key {
+	uint64_t space;			/* the space they were found in */
+	uint64_t pc_lo, pc_hi;		/* their uw_tables.pc_lo, pc_hi */
+	uint32_t arch;			/* enum uw_arch of the unwind */
+};
+
 struct uw_kept_tables_entry {
 	struct uw_tables tables;
 	uint64_t tag;			/* their uw_cache_tables tag, or 0 */
 	uint32_t slot;			/* uw_cache_state.tables[slot] had the
 					 * tag */
-	uint32_t arch;			/* enum uw_arch of the unwind */
 };
 
+#if UW_CACHE_KEPT_TABLES > 32
+#error "UW_CACHE_KEPT_TABLES must fit uw_kept_tables.mask"
+#endif
 struct uw_kept_tables {
-	uint64_t space;			/* the space they were found in */
-	uint32_t count;			/* entry[0, count) */
+	uint32_t count;			/* key[0, count) */
 	uint32_t next;			/* the one replaced next */
+	/* The keys of space mask_space, bit i for key[i]: a lookup tries
+	 * only those, and an unwind of a space with none kept tries none. */
+	uint64_t mask_space;
+	uint32_t mask;
+	struct uw_kept_tables_key key[UW_CACHE_KEPT_TABLES];
 	struct uw_kept_tables_entry entry[UW_CACHE_KEPT_TABLES];
 };
 

@@ -86,7 +86,6 @@ UW_API void uw_cache_init(struct uw_cache *cache,
 	cache->cie_misses = 0;
 	cache->state.tag_next = 0;
 	cache->space = 0;
-	cache->state.kept.space = 0;
 	uw_kept_tables_forget(&cache->state.kept);
 	if (!entries || n == 0) {
 		cache->state.entries = NULL;

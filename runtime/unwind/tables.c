@@ -6,46 +6,56 @@
  * between two (a program's frames and libc's), so the cursor keeps the
  * last two tables found with a pc range (uw_tables.pc_lo) and asks
  * find_tables only when a pc leaves both.  Across unwinds, a sampler or
- * a probe on a system call walks the same process again and again: where
- * the host vouches that the tables it gave still hold (uw_cache.space,
- * "Tables across unwinds" in unwind_core.h), the row cache keeps the last
- * UW_CACHE_KEPT_TABLES of them, and an unwind of the same space looks
- * there before it asks the host.  Here is all of that but the first two
+ * a probe on a system call walks the same few processes again and again:
+ * where the host vouches that the tables it gave still hold
+ * (uw_cache.space, "Tables across unwinds" in unwind_core.h), the row
+ * cache keeps the last UW_CACHE_KEPT_TABLES of them, each with its space,
+ * and an unwind looks among its own space's before it asks the host.  Here is all of that but the first two
  * tests, which every step makes, inline in uw_internal.h
  * (uw_tables_known, uw_tables_for); the host's side, naming its spaces,
  * is its own (runtime/stock/unwind.c: stp_uw_space).
  */
 #include "uw_internal.h"
 
-/* The kept tables are of cache->space from here on: those of another
- * space are forgotten. */
-static void uw_tables_kept_enter(struct uw_cache *cache)
+/* The kept tables of the cache's space: a mask of k's keys, made again
+ * only when the space is not the last one asked for. */
+static uint32_t uw_tables_kept_mask(struct uw_kept_tables *k, uint64_t space)
 {
-	if (cache->state.kept.space == cache->space)
-		return;
-	cache->state.kept.space = cache->space;
-	uw_kept_tables_forget(&cache->state.kept);
+	uint32_t i;
+
+	if (k->mask_space == space)
+		return k->mask;
+	k->mask_space = space;
+	k->mask = 0;
+	for (i = 0; i < k->count; i++)	/* bound: count <= UW_CACHE_KEPT_TABLES */
+		if (k->key[i].space == space)
+			k->mask |= 1u << i;
+	return k->mask;
 }
 
 /* c->state.tables, just found by find_tables with a pc range: kept for
- * later unwinds of the cache's space, with slot, their tag's.  This and
- * the helpers below are not inlined: their frames stay off the kernel
- * stack budget's deepest chain, the host's find_tables (unwind_core.h). */
+ * later unwinds of the cache's space, with slot, their tag's, in place
+ * of the oldest kept.  This and the helpers below are not inlined: their
+ * frames stay off the kernel stack budget's deepest chain, the host's
+ * find_tables (unwind_core.h). */
 static __attribute__((__noinline__)) void
 uw_tables_keep(struct uw_cursor *c, uint32_t slot)
 {
 	struct uw_kept_tables *k = &c->cache->state.kept;
-	struct uw_kept_tables_entry *e;
+	const struct uw_tables *t = c->state.tables;
+	const uint64_t space = c->cache->space;
+	const uint32_t i = k->next;
 
-	uw_tables_kept_enter(c->cache);
-	e = &k->entry[k->next];
-	e->tables = *c->state.tables;
-	e->tag = c->state.tables_tag;
-	e->slot = slot;
-	e->arch = (uint32_t)c->arch;
-	if (k->count <= k->next)
-		k->count = k->next + 1;
-	k->next = (k->next + 1) % UW_CACHE_KEPT_TABLES;
+	(void)uw_tables_kept_mask(k, space);
+	k->key[i] = (struct uw_kept_tables_key){
+		.space = space, .pc_lo = t->pc_lo, .pc_hi = t->pc_hi,
+		.arch = (uint32_t)c->arch };
+	k->entry[i] = (struct uw_kept_tables_entry){
+		.tables = *t, .tag = c->state.tables_tag, .slot = slot };
+	k->mask |= 1u << i;	/* in place of another space's, maybe */
+	if (k->count <= i)
+		k->count = i + 1;
+	k->next = (i + 1) % UW_CACHE_KEPT_TABLES;
 }
 
 /* The kept tables an earlier unwind of the cache's space found for
@@ -54,18 +64,19 @@ static __attribute__((__noinline__)) struct uw_kept_tables_entry *
 uw_tables_kept_find(struct uw_cursor *c, uint64_t lookup)
 {
 	struct uw_cache *cache = c->cache;
-	struct uw_kept_tables_entry *e;
-	uint32_t i;
+	const struct uw_kept_tables_key *key;
+	uint32_t todo, i;
 
 	if (!cache || !cache->space)
 		return NULL;
-	uw_tables_kept_enter(cache);
-	/* bound: count <= UW_CACHE_KEPT_TABLES */
-	for (i = 0; i < cache->state.kept.count; i++) {
-		e = &cache->state.kept.entry[i];
-		if (e->arch == (uint32_t)c->arch &&
-		    uw_tables_cover(&e->tables, lookup))
-			return e;
+	todo = uw_tables_kept_mask(&cache->state.kept, cache->space);
+	while (todo) {	/* bound: UW_CACHE_KEPT_TABLES bits */
+		i = (uint32_t)__builtin_ctz(todo);
+		todo &= todo - 1;
+		key = &cache->state.kept.key[i];
+		if (uw_pc_in(lookup, key->pc_lo, key->pc_hi) &&
+		    key->arch == (uint32_t)c->arch)
+			return &cache->state.kept.entry[i];
 	}
 	return NULL;
 }

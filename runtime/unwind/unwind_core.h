@@ -477,8 +477,10 @@ enum uw_how {
  * tables' local data still in place), the same number for as long as
  * that state lasts and never again after it.  uw_step then looks among
  * the last UW_CACHE_KEPT_TABLES tables found (with pc ranges) in
- * unwinds of that space before it calls find_tables.  Another space
- * forgets them; 0, the default, vouches for nothing. */
+ * unwinds of that space before it calls find_tables; those of other
+ * spaces stay, for walks of theirs, until newer ones replace them.  A
+ * host that walks a few processes in turn gives each its own number; 0,
+ * the default, vouches for nothing. */
 struct uw_cache {
 	uint64_t space;			/* set by the host before an unwind:
 					 * see Tables across unwinds */

@@ -592,13 +592,21 @@ static inline void uw_kept_tables_forget(struct uw_kept_tables *k)
 {
 	k->count = 0;
 	k->next = 0;
+	k->mask_space = 0;
+	k->mask = 0;
+}
+
+/* Is pc in [lo, hi)?  Never, for lo = hi. */
+static inline int uw_pc_in(uint64_t pc, uint64_t lo, uint64_t hi)
+{
+	return pc - lo < hi - lo;
 }
 
 /* Is pc in the range t covers (uw_tables.pc_lo)?  Never, for tables
  * without one (pc_lo = pc_hi). */
 static inline int uw_tables_cover(const struct uw_tables *t, uint64_t pc)
 {
-	return pc - t->pc_lo < t->pc_hi - t->pc_lo;
+	return uw_pc_in(pc, t->pc_lo, t->pc_hi);
 }
 
 /* Trade c->state.tables for the ones kept before them. */

@@ -1152,6 +1152,15 @@ static void test_tables_across_unwinds(void)
 	      WALK_FINDS(7) == 0 && cur.depth == 8 && pc == want);
 	CHECK("tables across unwinds: another space looks up again",
 	      WALK_FINDS(8) == 2 && cur.depth == 8 && pc == want);
+	CHECK("tables across unwinds: two spaces in turn each find their own kept",
+	      WALK_FINDS(7) == 0 && WALK_FINDS(8) == 0 && WALK_FINDS(7) == 0 &&
+	      cur.depth == 8 && pc == want);
+	/* Eight more spaces of two tables each: the kept ones are replaced
+	 * oldest first. */
+	for (i = 0; i < UW_CACHE_KEPT_TABLES / 2; i++)
+		(void)WALK_FINDS(100 + (uint64_t)i);
+	CHECK("tables across unwinds: a space's kept tables replaced by newer ones",
+	      WALK_FINDS(7) == 2 && WALK_FINDS(7) == 0 && pc == want);
 	CHECK("tables across unwinds: space 0 vouches for nothing",
 	      WALK_FINDS(0) == 2 && WALK_FINDS(0) == 2 && pc == want);
 	uw_cache_clear(&space_cache);

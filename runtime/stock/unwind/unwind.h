@@ -165,6 +165,10 @@ struct stp_uw_host {
  * below): a whole stack of the default MAXBACKTRACE in one call. */
 #define STP_UW_STEPPED 32
 
+/* Address spaces whose tables each context keeps across walks (space
+ * below; uw_cache.space): a sampler walks a few processes in turn. */
+#define STP_UW_SPACES 8
+
 /* Mappings of -d modules whose tables each context keeps (dmod_memo
  * below): a walk meets a few, and a sampler a few per process. */
 #define STP_UW_DMOD_MEMO 8
@@ -189,18 +193,20 @@ struct stp_unwind_context {
 	/* Kept across unwinds (see above; a context is never used by two
 	 * probes at once). */
 	int rows_ready;			/* cache initialised */
-	/* The row cache's space (stp_uw_space in unwind.c): the last number
-	 * given, and what it stands for.  Beside
-	 * rows_ready, in a page every walk touches (under TCG each other
-	 * page costs a TLB refill). */
+	/* The row cache's spaces (stp_uw_space in unwind.c): for each of
+	 * the last few address spaces walked, the number given and what it
+	 * stands for.  Beside rows_ready, in a page every walk touches
+	 * (under TCG each other page costs a TLB refill). */
+	u64 last_space;			/* the last number given (the
+					 * context starts zeroed: none) */
+	unsigned int space_next;	/* the record replaced next */
 	struct {
-		u64 id;			/* 0: none given yet (the
-					 * context starts zeroed) */
+		u64 id;			/* 0: none */
 		u64 mm_id;		/* mm->context.ctx_id */
 		unsigned int mm_seq;	/* mm->mm_lock_seq */
 		long stock_changes;	/* stp_uw_stock_map_changes */
 		long tracked_releases;	/* stp_uw_vma_releases() */
-	} space;
+	} space[STP_UW_SPACES];
 	struct uw_cache rows;
 	struct stp_uw_vdso vdso_saved;	/* the vdso of mm vdso_mm_id */
 	u64 vdso_mm_id;
