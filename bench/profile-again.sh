@@ -11,12 +11,8 @@
 set -eu
 secs=${1:-8}
 . "$(dirname "$0")/guest-common.sh"
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b profile >/dev/null
-ds="-d $b/mix-m64 -d $b/mix-m32 -d /usr/bin/sort -d /usr/bin/gzip -d /usr/bin/python3 --ldd"
 for mode in stap stock; do
-	# shellcheck disable=SC2086
-	"$vm" "$mode" -g -DMAXACTION=100000 -DSTP_NO_OVERLOAD $ds bench/profile-again.stp \
-		-c "env PROGS=$b sh /src/testsuite/kernel.ustack/scripts/run-mix.sh /tmp/profile-again $secs" 2>/dev/null |
+	mix_session "$mode" bench/profile-again.stp "$secs" -g |
 		sed -n -e "s/^kind \([^ ]*\) calls \([0-9]*\) first \([0-9]*\) again \([0-9]*\) median_first \([0-9]*\) median_again \([0-9]*\)$/$mode \1 \2 \3 \4 \5 \6/p" \
 			-e "s/^all calls \([0-9]*\) median_first \([0-9]*\) median_again \([0-9]*\)$/$mode all \1 - - \2 \3/p" \
 			-e "s/^differ \(.*\)$/$mode differ \1/p"

@@ -14,13 +14,9 @@
 set -eu
 secs=${1:-8}
 . "$(dirname "$0")/guest-common.sh"
-# The mix's programs (guest-common.sh builds the other tests' only).
-"$vm" tree sh /src/testsuite/kernel.ustack/progs/build.sh $b profile >/dev/null
-ds="-d $b/mix-m64 -d $b/mix-m32 -d /usr/bin/sort -d /usr/bin/gzip -d /usr/bin/python3 --ldd"
 for mode in stap stock; do
 	# shellcheck disable=SC2086
-	"$vm" "$mode" -DMAXACTION=100000 -DSTP_NO_OVERLOAD ${BENCH_STAP_OPTS:-} $ds bench/profile-cost.stp \
-		-c "env PROGS=$b sh /src/testsuite/kernel.ustack/scripts/run-mix.sh /tmp/profile-cost $secs" 2>/dev/null |
+	mix_session "$mode" bench/profile-cost.stp "$secs" ${BENCH_STAP_OPTS:-} |
 		sed -n -e "s/^kind \([^ ]*\) calls \([0-9]*\) frames \([0-9]*\) cycles \([0-9]*\) median \([0-9]*\)$/$mode \1 \2 \3 \4 \5/p" \
 			-e "s/^median of all \([0-9]*\)$/$mode all \1/p"
 done | awk '
