@@ -61,7 +61,8 @@ UW_INTERNAL const uint8_t *uw_stack_fill(struct uw_cursor *c, uint64_t addr,
 	 * may read less than a page (a snapshot's copy of the stack): then
 	 * the slots alone. */
 	c->state.window_len = 0;
-	if (len == 0 || len > UW_ROW_MAX_SPAN || end < addr)
+	if (len == 0 || len > UW_ROW_MAX_SPAN || end < addr ||
+	    uw_below_mapped(c, addr))
 		return NULL;
 	n = (((end - 1) | (UW_STACK_PAGE - 1)) + 1) - addr;
 	if (n > c->stack_window)
@@ -88,7 +89,8 @@ UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,
 
 	if (size == 0 || size > 8)
 		return uw_fail(c, UW_STOP_BAD_CFI, addr);
-	if (c->state.ops->read_mem(c->state.host, addr, buf, size) < 0)
+	if (uw_below_mapped(c, addr) ||
+	    c->state.ops->read_mem(c->state.host, addr, buf, size) < 0)
 		return uw_fail(c, UW_STOP_MEMORY_UNREADABLE, addr);
 	*v = uw_mem_le(buf, size);
 	return 0;

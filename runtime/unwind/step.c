@@ -185,6 +185,16 @@ int uw_step_apply(struct uw_cursor *c, const struct uw_compact_row *r,
 	uint32_t todo, slots, defined, span_len = 0;
 	const uint8_t *span = NULL;
 
+	/* A span at a register (a signal frame's, at sp + n) is known
+	 * before the CFA, which such a row takes from one of its slots:
+	 * into the window first, so that the CFA's read finds it there and
+	 * the span needs no read of its own (below, which checks again: a
+	 * CFA read elsewhere moves the window). */
+	if (r->span_len != 0 && r->span_base != UW_NREGS &&
+	    (cur->defined & UW_REG_BIT(r->span_base)))
+		(void)uw_stack_slots(c, (cur->val[r->span_base] +
+					 (uint64_t)(int64_t)r->span_lo) & mask,
+				     r->span_len);
 	if (uw_step_cfa(c, r, &cfa) < 0)
 		return -1;
 	uw_step_trace(c, UW_TR_CFA, cfa, r->cfa_kind != UW_CFA_REG_OFFSET);

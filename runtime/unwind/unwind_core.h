@@ -526,10 +526,12 @@ struct uw_cursor {
 	uint32_t max_work;	/* work units for the whole unwind: past
 				 * them it stops with UW_STOP_WORK_LIMIT
 				 * (default UW_DEFAULT_MAX_WORK) */
-	uint64_t min_code;	/* no code lies below: a return address
-				 * there stops with UW_STOP_BAD_RETURN_ADDRESS
-				 * (default UW_DEFAULT_MIN_CODE; the kernel
-				 * module: mmap_min_addr's default) */
+	uint64_t min_code;	/* nothing is mapped below: a return
+				 * address there stops with
+				 * UW_STOP_BAD_RETURN_ADDRESS, and no read
+				 * there is asked of the host (default
+				 * UW_DEFAULT_MIN_CODE; the kernel module:
+				 * mmap_min_addr's default) */
 	uint32_t policy;	/* UW_POLICY_* */
 	struct uw_cache *cache;	/* optional row cache, see above; NULL */
 	uint32_t stack_window;	/* bytes of stack one read may fetch for

@@ -397,6 +397,14 @@ static inline int uw_rd_encoded(struct uw_reader *r, uint8_t enc, uint64_t *v)
 	return uw_rd_encoded_slow(r, enc, v);
 }
 UW_INTERNAL int uw_encoded_size(uint8_t enc, uint8_t addr_size);
+/* Whether target memory at addr lies below c->min_code, where Linux maps
+ * nothing (mmap_min_addr): a read there would fail, so the host is not
+ * asked (for a kernel host, a fault).  The outermost frame of a thread
+ * whose bp is 0 names slots there. */
+static inline int uw_below_mapped(const struct uw_cursor *c, uint64_t addr)
+{
+	return addr < c->min_code;
+}
 /* A target read that the unwind depends on: a failure records
  * UW_STOP_MEMORY_UNREADABLE at addr and returns -1. */
 UW_INTERNAL int uw_read_target(struct uw_cursor *c, uint64_t addr,

@@ -33,10 +33,14 @@ static int trace_fde_seen, trace_fp_seen;
 /* Reads of the stack (STACK_ADDR's page and the page above it), counted
  * for the stack window's tests: how many, and how many failed. */
 static int stack_reads, stack_reads_failed;
+/* Reads asked below UW_DEFAULT_MIN_CODE, where nothing is mapped. */
+static int low_reads;
 
 static int fake_read(void *host, uint64_t addr, void *buf, uint32_t len)
 {
 	(void)host;
+	if (addr < UW_DEFAULT_MIN_CODE)
+		low_reads++;
 	if (addr >= STACK_ADDR && addr < STACK_ADDR + 2 * sizeof(stack_mem)) {
 		stack_reads++;
 		if (addr + len > STACK_ADDR + sizeof(stack_mem))
@@ -1495,6 +1499,40 @@ static void test_signal_frames(void)
 			      cur.pc_is_exact);
 		}
 	}
+	/* glibc's x86_64 __restore_rt, by its CFI: the CFA and every
+	 * register in the sigcontext at rsp + n.  The CFA's slot lies in
+	 * the registers' span, which one read fetches. */
+	{
+		static const uint8_t ins[] = {
+			0x0f, 4, 0x77, 0xa0, 0x01, 0x06,	/* cfa = *(rsp + 160) */
+			0x10, 16, 3, 0x77, 0xa8, 0x01,		/* rip at rsp + 168 */
+			0x10, 3, 3, 0x77, 0x80, 0x01,		/* rbx at rsp + 128 */
+			0x10, 6, 3, 0x77, 0xf8, 0x00,		/* rbp at rsp + 120 */
+			0x10, 7, 3, 0x77, 0xa0, 0x01,		/* rsp at rsp + 160 */
+		};
+		const uint64_t sp = STACK_ADDR + 0x100;
+
+		reset();
+		size_t c = cie(&eh, 1, "zRS", -8, 16, 0x1b, cie64_ins, sizeof(cie64_ins));
+		fde(&eh, c, 1, 0x1b, CODE_ADDR + 0x100, 0x10, ins, sizeof(ins));
+		use_eh();
+		st_put(sp + 168, CODE_ADDR + 0x2222, 8);
+		st_put(sp + 160, STACK_ADDR + 0x900, 8);
+		st_put(sp + 128, 0xb0b, 8);
+		st_put(sp + 120, 0xbeb, 8);
+		regs64(&r, CODE_ADDR + 0x104, sp);
+		uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+		stack_reads = 0;
+		CHECK("__restore_rt's CFI: registers from the sigcontext",
+		      uw_step(&cur) == 1 && uw_pc(&cur) == CODE_ADDR + 0x2222 &&
+		      uw_cfa(&cur) == STACK_ADDR + 0x900 &&
+		      uw_sp(&cur) == STACK_ADDR + 0x900 &&
+		      uw_get_reg(&cur, 3, &v) == 0 && v == 0xb0b &&
+		      uw_get_reg(&cur, 6, &v) == 0 && v == 0xbeb &&
+		      cur.pc_is_exact);
+		CHECK("__restore_rt's CFI: the CFA and the registers in one read",
+		      stack_reads == 1);
+	}
 	/* CIE 'S' augmentation: the caller's pc is exact */
 	{
 		reset();
@@ -1531,6 +1569,16 @@ static void test_fp_fallback(void)
 	cur.policy = UW_POLICY_FP_FALLBACK;
 	CHECK("fp fallback when enabled", uw_step(&cur) == 1 && cur.how == UW_HOW_FRAME_POINTER && trace_fp_seen &&
 	      uw_pc(&cur) == 0x6666 && uw_sp(&cur) == bp + 16 && uw_get_reg(&cur, 6, &v) == 0 && v == 0xbbbb);
+	/* A thread's outermost frame, whose bp is 0, names slots at 0 and
+	 * 8: below min_code nothing is mapped, so the host is not asked
+	 * (a kernel host would take a fault for each). */
+	r.val[6] = 0;
+	uw_init(&cur, UW_ARCH_X86_64, &ops, NULL, &r);
+	cur.policy = UW_POLICY_FP_FALLBACK;
+	low_reads = 0;
+	CHECK("fp fallback, bp 0: unreadable, no read asked below min_code",
+	      uw_step(&cur) == 0 && cur.stop.reason == UW_STOP_MEMORY_UNREADABLE &&
+	      cur.stop.addr == 8 && low_reads == 0);
 }
 
 /* The two fallbacks are asked for apart: the runtime reads the code
