@@ -10,9 +10,10 @@
    snapshot regions, then the mapped files) and keeps its own caches warm:
    one Dwfl and one unw_addr_space per memory map, our ELF table cache.
 
-   usage: uw-bench [--reps N] [--callgrind] [--in-order] [--no-compiled]
-                   [--no-row-cache | --new-rows] [--step-many] [--fp]
-                   [--only PEER] [--sysroot=DIR] SNAPSHOT-FILE...
+   usage: uw-bench [--reps N] [--callgrind | --pages] [--in-order]
+                   [--no-compiled] [--no-row-cache | --new-rows]
+                   [--step-many] [--fp] [--only PEER] [--sysroot=DIR]
+                   SNAPSHOT-FILE...
      --only PEER   run that peer alone (ours, libdw, libunwind; fp-walk with
                    --fp), so that a profile of the run holds no other
                    peer's work
@@ -40,6 +41,11 @@
                    one call; else frame by frame, one uw_step a frame, as
                    the kernel runtime walks (the same frames: uw-trace
                    checks it at every stop)
+     --pages       ours alone: the pages of its cursor and row cache each
+                   walk touches (each placed in pages of its own), after
+                   one pass to warm the caches, warm or --in-order: what
+                   a sampler's walk pays for memory gone cold since the
+                   last (under TCG, a TLB refill a page)
      --sysroot=DIR the snapshot files after it name paths found under DIR
                    (snapshots recorded in the stapvm guest: DIR = its tree)
      --callgrind   one warm-up pass, then one pass per peer in
@@ -661,7 +667,7 @@ static void time_peers(int reps)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind] [--in-order] [--no-compiled]"
+	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind | --pages] [--in-order] [--no-compiled]"
 		" [--no-row-cache | --new-rows] [--step-many] [--fp] [--only PEER]"
 		" [--sysroot=DIR]"
 		" SNAPSHOT-FILE...\n");
@@ -671,13 +677,15 @@ static int usage(void)
 int main(int argc, char **argv)
 {
 	int reps = 20;
-	bool callgrind = false;
+	bool callgrind = false, pages = false;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
 			reps = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--callgrind") == 0)
 			callgrind = true;
+		else if (strcmp(argv[i], "--pages") == 0)
+			pages = true;
 		else if (strcmp(argv[i], "--no-row-cache") == 0)
 			uw_ours_set_row_cache(false);
 		else if (strcmp(argv[i], "--new-rows") == 0)
@@ -710,6 +718,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (pages) {
+		only_peer = "ours";
+		uw_ours_count_pages();
+	}
 	unsetenv("DEBUGINFOD_URLS");
 	/* Ours runs as the kernel runtime runs it: no trace callback. */
 	uw_ours_set_trace(false);
@@ -725,7 +737,15 @@ int main(int argc, char **argv)
 	}
 	printf("uw-bench: %d snapshots, %d distinct memory maps\n", nsamples, nprocs);
 
-	if (callgrind) {
+	if (pages) {
+		/* One pass to warm the caches, then the pass counted. */
+		for (int arch = 64; arch >= 32; arch -= 32) {
+			pass(&peers[0], arch);
+			uw_ours_page_stats(NULL, NULL);
+			pass(&peers[0], arch);
+			uw_ours_page_stats(stdout, arch == 64 ? "x86_64" : "i386");
+		}
+	} else if (callgrind) {
 		/* Warm every cache outside the collected functions, then one
 		   collected pass per peer and architecture.  */
 		for (int arch = 64; arch >= 32; arch -= 32) {

@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -615,6 +617,94 @@ static bool row_cache_on = true;
 static __thread struct uw_cache row_cache;
 static __thread struct uw_cache_entry row_cache_entries[ROW_CACHE_ENTRIES];
 
+/* ---- The pages a walk touches (uw_ours_count_pages) ----
+   The cursor, the row cache and its entries, each in pages of its own,
+   are made inaccessible before each walk; the first touch of each page
+   faults, and the handler counts it and opens the page.  What a
+   sampler's walk pays for memory that is cold after a context switch
+   (under TCG, a TLB refill a page). */
+static struct paged {
+	const char *name;
+	uint8_t *base;
+	size_t len;
+	unsigned long long walk, total, max;	/* touched: this walk, all, most */
+} paged[] = { { .name = "cursor" }, { .name = "row cache" }, { .name = "its entries" } };
+#define NPAGED (sizeof paged / sizeof paged[0])
+static struct uw_cursor *paged_cursor;
+static struct uw_cache *paged_cache;
+static unsigned long long paged_walks;
+
+static void page_touched(int sig, siginfo_t *si, void *ctx)
+{
+	uint8_t *a = si->si_addr;
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < NPAGED; i++)	/* bound: NPAGED */
+		if (a >= paged[i].base && a < paged[i].base + paged[i].len) {
+			mprotect((void *)((uintptr_t)a & ~(uintptr_t)4095), 4096,
+				 PROT_READ | PROT_WRITE);
+			paged[i].walk++;
+			return;
+		}
+	signal(sig, SIG_DFL);	/* not ours: the access faults again, as it would */
+}
+
+static void *paged_alloc(size_t i, size_t len)
+{
+	paged[i].len = (len + 4095) & ~(size_t)4095;
+	paged[i].base = mmap(NULL, paged[i].len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (paged[i].base == MAP_FAILED) {
+		perror("uw_ours_count_pages: mmap");
+		exit(2);
+	}
+	return paged[i].base;
+}
+
+void uw_ours_count_pages(void)
+{
+	struct sigaction sa = { .sa_sigaction = page_touched, .sa_flags = SA_SIGINFO };
+
+	paged_cursor = paged_alloc(0, sizeof *paged_cursor);
+	paged_cache = paged_alloc(1, sizeof *paged_cache);
+	uw_cache_init(paged_cache, paged_alloc(2, ROW_CACHE_ENTRIES * sizeof(struct uw_cache_entry)),
+		      ROW_CACHE_ENTRIES);
+	sigaction(SIGSEGV, &sa, NULL);
+}
+
+static void pages_close(void)
+{
+	for (size_t i = 0; i < NPAGED; i++) {	/* bound: NPAGED */
+		paged[i].walk = 0;
+		mprotect(paged[i].base, paged[i].len, PROT_NONE);
+	}
+}
+
+static void pages_open(void)
+{
+	for (size_t i = 0; i < NPAGED; i++) {	/* bound: NPAGED */
+		mprotect(paged[i].base, paged[i].len, PROT_READ | PROT_WRITE);
+		paged[i].total += paged[i].walk;
+		if (paged[i].walk > paged[i].max)
+			paged[i].max = paged[i].walk;
+	}
+	paged_walks++;
+}
+
+void uw_ours_page_stats(FILE *out, const char *what)
+{
+	for (size_t i = 0; i < NPAGED; i++) {	/* bound: NPAGED */
+		if (out && paged_walks)
+			fprintf(out, "pages:  ours %s, %-11s (%4zu KiB): %5.2f pages touched a walk,"
+				" at most %llu (%llu walks)\n", what, paged[i].name,
+				paged[i].len / 1024, (double)paged[i].total / paged_walks,
+				paged[i].max, paged_walks);
+		paged[i].total = paged[i].max = 0;
+	}
+	paged_walks = 0;
+}
+
 void uw_ours_set_row_cache(bool on)
 {
 	row_cache_on = on;
@@ -630,12 +720,19 @@ void uw_ours_set_step_many(bool on)
 	step_many_on = on;
 }
 
+/* The row cache of this thread's walks: the one counted in pages if
+   there is one. */
+static struct uw_cache *walk_cache(void)
+{
+	return paged_cache ? paged_cache : &row_cache;
+}
+
 void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses,
 			     unsigned long long *cie_misses)
 {
-	*hits = row_cache.hits;
-	*misses = row_cache.misses;
-	*cie_misses = row_cache.cie_misses;
+	*hits = walk_cache()->hits;
+	*misses = walk_cache()->misses;
+	*cie_misses = walk_cache()->cie_misses;
 }
 
 static unsigned long long steps_compiled, steps_full, steps_marked, steps_uncompiled;
@@ -651,26 +748,32 @@ void uw_ours_step_stats(unsigned long long *compiled, unsigned long long *full,
 
 void uw_ours_forget_rows(void)
 {
-	if (row_cache.state.entries)
-		uw_cache_forget_rows(&row_cache);
+	if (walk_cache()->state.entries)
+		uw_cache_forget_rows(walk_cache());
 }
 
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
 		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res)
 {
-	static __thread struct uw_cursor cursor; /* ~10 KiB: keep it off the stack */
+	static __thread struct uw_cursor cursor; /* ~12 KiB: keep it off the stack */
+	struct uw_cursor *c = paged_cursor ? paged_cursor : &cursor;
+	struct uw_cache *cache = walk_cache();
 	struct host h = { sp, s, live_pid, { false } };
 
-	if (row_cache_on && !row_cache.state.entries)
-		uw_cache_init(&row_cache, row_cache_entries, ROW_CACHE_ENTRIES);
+	if (row_cache_on && !cache->state.entries)
+		uw_cache_init(cache, row_cache_entries, ROW_CACHE_ENTRIES);
 	/* Its tables hold for as long as the space lives. */
-	row_cache.space = sp->id;
-	int n = uw_walk_snapshot(&cursor, &h.walk, s, trace_on ? &host_ops : &host_ops_untraced,
-				 &h, fp_fallback, row_cache_on ? &row_cache : NULL, out, max, res);
+	cache->space = sp->id;
+	if (paged_cursor)
+		pages_close();
+	int n = uw_walk_snapshot(c, &h.walk, s, trace_on ? &host_ops : &host_ops_untraced,
+				 &h, fp_fallback, row_cache_on ? cache : NULL, out, max, res);
+	if (paged_cursor)
+		pages_open();
 
-	steps_compiled += cursor.steps_compiled;
-	steps_full += cursor.steps_full;
-	steps_marked += cursor.steps_marked;
-	steps_uncompiled += cursor.steps_uncompiled;
+	steps_compiled += c->steps_compiled;
+	steps_full += c->steps_full;
+	steps_marked += c->steps_marked;
+	steps_uncompiled += c->steps_uncompiled;
 	return n;
 }

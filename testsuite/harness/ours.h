@@ -6,6 +6,8 @@
 #ifndef UW_OURS_H
 #define UW_OURS_H
 
+#include <stdio.h>
+
 #include "snapshot.h"
 #include "../../runtime/unwind/unwind_core.h"
 
@@ -52,6 +54,14 @@ void uw_ours_set_trace(bool on);
 /* Walk untraced snapshots by uw_step_many, or frame by frame by uw_step
    (default), as the kernel runtime walks: the same frames. */
 void uw_ours_set_step_many(bool on);
+/* From now on, count the pages of the cursor and of the row cache (its
+   state, its entries) each walk touches, each placed in pages of its
+   own.  Single-threaded callers only: it handles SIGSEGV.  Then
+   uw_ours_page_stats prints to OUT (if not NULL), for the walks since
+   the last call, the mean and the most per walk of each, and starts the
+   count again. */
+void uw_ours_count_pages(void);
+void uw_ours_page_stats(FILE *out, const char *what);
 void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misses,
 			     unsigned long long *cie_misses);
 /* Steps of uw_ours_unwind so far by where their CFI row came from
