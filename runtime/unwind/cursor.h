@@ -207,10 +207,9 @@ struct uw_cache_tables_key {
 #error "UW_CACHE_TABLES must be a power of two, at least UW_CACHE_TABLES_WAYS"
 #endif
 struct uw_cache_tables {
-	struct uw_cache_tables_key key;
 	uint64_t tag;			/* 0 = empty slot */
 	uint64_t used;			/* uw_cache.clock at its last lookup */
-};
+};	/* its key: in uw_cache_state.tables_key, by the same index */
 
 /* Rows kept by the pcs they hold for (uw_cache_state.ranges).  A sampled pc is
  * anywhere in a hot loop, and each new one would miss a cache keyed by
@@ -321,14 +320,19 @@ struct uw_compiled_pc_entry {
 struct uw_cache_state {
 	struct uw_cache_entry *entries;
 	uint32_t mask;			/* number of entries - 1 */
-	/* Here, in the page every unwind touches: under TCG each other page
-	 * costs a TLB refill after a context switch. */
-	struct uw_compiled_unpacked unpacked[UW_CACHE_UNPACKED];
-	struct uw_compiled_pc_entry compiled_pcs[UW_CACHE_COMPILED_PCS];
-	struct uw_kept_tables kept;
-	struct uw_cache_tables tables[UW_CACHE_TABLES];
+	/* Here, first, what every unwind reads or writes (the clock, at
+	 * each use of a tag): under TCG each other page costs a TLB refill
+	 * after a context switch. */
 	uint64_t tag_next;		/* the last tag given */
 	uint64_t clock;			/* counts tag lookups */
+	struct uw_kept_tables kept;
+	/* The slots of the tags, apart from their keys (below), which
+	 * only find_tables' answers compare: the kept tables' use of a
+	 * tag reads and writes its slot alone. */
+	struct uw_cache_tables tables[UW_CACHE_TABLES];
+	struct uw_compiled_unpacked unpacked[UW_CACHE_UNPACKED];
+	struct uw_compiled_pc_entry compiled_pcs[UW_CACHE_COMPILED_PCS];
+	struct uw_cache_tables_key tables_key[UW_CACHE_TABLES];
 	struct uw_cache_entry ranges[UW_CACHE_RANGES];
 	/* The lookup pcs ranges[i]'s row holds for, [lo, hi): empty when
 	 * lo == hi. */
@@ -421,10 +425,10 @@ struct uw_cursor_state {
 	void *host;
 	/* ops->trace, or NULL: tested at every traced event, so one load */
 	void (*trace)(void *host, enum uw_trace_event ev, uint64_t a, uint64_t b);
-	/* What a step that finds its row in a compiled table or the row
-	 * cache uses comes first, in about 2 KiB: under TCG each page a
-	 * probe touches after a context switch costs a TLB refill.  The
-	 * parse's state follows. */
+	/* What uw_init resets and what a step that finds its row in a
+	 * compiled table or the row cache uses come first, in about 2 KiB:
+	 * under TCG each page a probe touches after a context switch costs
+	 * a TLB refill.  The parse's state follows. */
 	struct uw_regs regs[2];		/* this frame's and its caller's, as
 					 * a step builds them */
 	struct uw_step_frame frame;	/* the caller frame uw_step builds */
@@ -454,6 +458,15 @@ struct uw_cursor_state {
 					 * that do not name their CFI
 					 * (uw_rowcache_names_cfi) */
 	uint64_t prev_tag;
+	/* The keys of the parsed CIEs below (cies), with the rest of what
+	 * uw_init resets: here, in the part every walk touches, not beside
+	 * the entries 8 KiB on, which only a parse reads. */
+	struct uw_cie_key cie_keys[UW_CURSOR_CIES];
+	uint32_t cie_next;		/* round-robin victim */
+	struct uw_cie_entry *cie_entry;	/* the entry of cie, in cies[] or
+					 * the row cache's */
+	const struct uw_row *row_base;	/* the parsed row's base: see row */
+	uint32_t row_changed;		/* ... and the rules its FDE changed */
 	const struct uw_section *section;	/* the section of cie and fde */
 	/* A window on a target-resident CFI section (mem.c):
 	 * [section_window_addr, + section_window_len). */
@@ -480,13 +493,11 @@ struct uw_cursor_state {
 	/* The parse's state (cfi.c, row.c, expr.c). */
 	struct uw_cie_info cie;
 	struct uw_fde_info fde;
-	/* The row parsed for this step's pc, as its CIE's row (row_base) and
-	 * the rules its FDE changed: the CFA's rule, and the registers in
-	 * row_changed (uw_row_rule).  So a parse copies no whole row, and
+	/* The row parsed for this step's pc, as its CIE's row (row_base,
+	 * above) and the rules its FDE changed: the CFA's rule, and the
+	 * registers in row_changed (uw_row_rule).  So a parse copies no whole row, and
 	 * compacts only those registers (row.c). */
 	struct uw_row row;
-	const struct uw_row *row_base;
-	uint32_t row_changed;
 	struct uw_row cie_row;		/* what the FDE's DW_CFA_restore
 					 * restores to, when the CIE's row
 					 * cannot be kept with it (row_base is
@@ -496,14 +507,10 @@ struct uw_cursor_state {
 	struct uw_row remembered[UW_MAX_REMEMBER];
 	uint32_t remembered_changed[UW_MAX_REMEMBER];
 	uint64_t stack[UW_MAX_EXPR_STACK];	/* the expression stack */
-	/* Parsed CIEs and their initial rows, for the whole unwind, of
-	 * tables whose rows the row cache does not keep (else the cache
-	 * keeps them, uw_cache_state.cies). */
-	struct uw_cie_key cie_keys[UW_CURSOR_CIES];
+	/* Parsed CIEs and their initial rows (keys: above), for the whole
+	 * unwind, of tables whose rows the row cache does not keep (else the
+	 * cache keeps them, uw_cache_state.cies). */
 	struct uw_cie_entry cies[UW_CURSOR_CIES];
-	uint32_t cie_next;		/* round-robin victim */
-	struct uw_cie_entry *cie_entry;	/* the entry of cie, in cies[] or
-					 * the row cache's */
 };
 
 #endif /* UW_CURSOR_H */

@@ -154,30 +154,31 @@ static struct uw_cache_tables *uw_rowcache_tag_slot(struct uw_cursor *c)
 {
 	const struct uw_tables *t = c->state.tables;
 	struct uw_cache *cache = c->cache;
-	struct uw_cache_tables *set, *victim;
+	struct uw_cache_tables *set;
+	struct uw_cache_tables_key *keys;
 	uint64_t h;
-	unsigned i;
+	unsigned i, victim = 0;
 
 	h = (t->ident ^ t->bias ^ t->eh_frame_hdr.addr ^ t->eh_frame.addr ^
 	     t->debug_frame.addr ^ (uint64_t)(uintptr_t)t->eh_frame_hdr.data ^
 	     (uint64_t)(uintptr_t)t->eh_frame.data ^
 	     (uint64_t)(uintptr_t)t->debug_frame.data ^ (uint64_t)c->arch) *
 	    0x9e3779b97f4a7c15ull;
-	set = &cache->state.tables[(h >> 40) &
-				   (UW_CACHE_TABLES - UW_CACHE_TABLES_WAYS)];
-	victim = &set[0];
+	i = (unsigned)(h >> 40) & (UW_CACHE_TABLES - UW_CACHE_TABLES_WAYS);
+	set = &cache->state.tables[i];
+	keys = &cache->state.tables_key[i];
 	for (i = 0; i < UW_CACHE_TABLES_WAYS; i++) {	/* bound: UW_CACHE_TABLES_WAYS */
-		if (set[i].tag && uw_rowcache_tables_is(&set[i].key, t, c->arch)) {
+		if (set[i].tag && uw_rowcache_tables_is(&keys[i], t, c->arch)) {
 			set[i].used = ++cache->state.clock;
 			return &set[i];
 		}
-		if (set[i].used < victim->used)
-			victim = &set[i];
+		if (set[i].used < set[victim].used)
+			victim = i;
 	}
-	uw_rowcache_tables_set(&victim->key, t, c->arch);
-	victim->tag = ++cache->state.tag_next;
-	victim->used = ++cache->state.clock;
-	return victim;
+	uw_rowcache_tables_set(&keys[victim], t, c->arch);
+	set[victim].tag = ++cache->state.tag_next;
+	set[victim].used = ++cache->state.clock;
+	return &set[victim];
 }
 
 UW_INTERNAL uint32_t uw_rowcache_tag_tables(struct uw_cursor *c)
