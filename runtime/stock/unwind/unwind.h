@@ -174,16 +174,11 @@ struct stp_uw_host {
 #define STP_UW_DMOD_MEMO 8
 
 struct stp_unwind_context {
+	/* What every walk touches comes first, the cursor's own first part
+	 * last (cursor.h: uw_cursor_state): under TCG each page a sample
+	 * touches after a context switch costs a TLB refill. */
 	struct unwind_frame_info info;
 	struct stp_uw_host host;
-	struct uw_cursor cursor;	/* ~12 KiB: lives in struct context */
-	/* find_tables' ELF scans (the vdso, tracked objects, stock's map):
-	 * their result and working memory (~1.1 KiB), here rather than on
-	 * the kernel stack, where the unwinder's deepest chain has 1 KiB
-	 * (the core's unwind_core.h), and outside host, which each walk
-	 * clears: nothing in them outlives a scan. */
-	struct uw_elfmem_info elf_info;
-	struct uw_elfmem_scratch elf_scratch;
 	unsigned long deferred;		/* request number of this walk's
 					 * deferred rest (udefer.h), or 0 */
 	/* The frames one uw_step_many gives, before stack.c keeps them in
@@ -195,8 +190,7 @@ struct stp_unwind_context {
 	int rows_ready;			/* cache initialised */
 	/* The row cache's spaces (stp_uw_space in unwind.c): for each of
 	 * the last few address spaces walked, the number given and what it
-	 * stands for.  Beside rows_ready, in a page every walk touches
-	 * (under TCG each other page costs a TLB refill). */
+	 * stands for. */
 	u64 last_space;			/* the last number given (the
 					 * context starts zeroed: none) */
 	unsigned int space_next;	/* the record replaced next */
@@ -207,6 +201,14 @@ struct stp_unwind_context {
 		long stock_changes;	/* stp_uw_stock_map_changes */
 		long tracked_releases;	/* stp_uw_vma_releases() */
 	} space[STP_UW_SPACES];
+	struct uw_cursor cursor;	/* ~12 KiB: lives in struct context */
+	/* find_tables' ELF scans (the vdso, tracked objects, stock's map):
+	 * their result and working memory (~1.1 KiB), here rather than on
+	 * the kernel stack, where the unwinder's deepest chain has 1 KiB
+	 * (the core's unwind_core.h), and outside host, which each walk
+	 * clears: nothing in them outlives a scan. */
+	struct uw_elfmem_info elf_info;
+	struct uw_elfmem_scratch elf_scratch;
 	struct uw_cache rows;
 	struct stp_uw_vdso vdso_saved;	/* the vdso of mm vdso_mm_id */
 	u64 vdso_mm_id;
