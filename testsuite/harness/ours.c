@@ -633,6 +633,7 @@ static struct paged {
 static struct uw_cursor *paged_cursor;
 static struct uw_cache *paged_cache;
 static unsigned long long paged_walks;
+static uintptr_t paged_page;		/* the page size */
 
 static void page_touched(int sig, siginfo_t *si, void *ctx)
 {
@@ -642,7 +643,7 @@ static void page_touched(int sig, siginfo_t *si, void *ctx)
 	(void)ctx;
 	for (i = 0; i < NPAGED; i++)	/* bound: NPAGED */
 		if (a >= paged[i].base && a < paged[i].base + paged[i].len) {
-			mprotect((void *)((uintptr_t)a & ~(uintptr_t)4095), 4096,
+			mprotect((void *)((uintptr_t)a & ~(paged_page - 1)), paged_page,
 				 PROT_READ | PROT_WRITE);
 			paged[i].walk++;
 			return;
@@ -652,7 +653,7 @@ static void page_touched(int sig, siginfo_t *si, void *ctx)
 
 static void *paged_alloc(size_t i, size_t len)
 {
-	paged[i].len = (len + 4095) & ~(size_t)4095;
+	paged[i].len = (len + paged_page - 1) & ~(paged_page - 1);
 	paged[i].base = mmap(NULL, paged[i].len, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (paged[i].base == MAP_FAILED) {
@@ -666,6 +667,7 @@ void uw_ours_count_pages(void)
 {
 	struct sigaction sa = { .sa_sigaction = page_touched, .sa_flags = SA_SIGINFO };
 
+	paged_page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	paged_cursor = paged_alloc(0, sizeof *paged_cursor);
 	paged_cache = paged_alloc(1, sizeof *paged_cache);
 	uw_cache_init(paged_cache, paged_alloc(2, ROW_CACHE_ENTRIES * sizeof(struct uw_cache_entry)),
