@@ -204,6 +204,43 @@ count() {
 					printf "ratio:  ours / fp (instructions per frame, x86_%s, %s) = %.1fx\n", arch, title, (ir["ours"] / fr["ours"]) / (ir["fp"] / fr["fp"])
 			}'
 }
+# parts TITLE ARCH UW-BENCH-ARGS...: where ours' instructions a frame go,
+# counted as count counts them (ours alone), by the functions that spent them
+# (callgrind's self cost, each function with what is inlined into it): the
+# fast steps (uw_step_fast_many), the rows kept whole (a signal frame's:
+# uw_step_fast_full, the interpreter), the other steps, the stack reads
+# (the core's window and the harness's copy), the switches between
+# objects' tables, the start of a walk, uw_step_many's loop, and the
+# harness and the benchmark around them.
+parts() {
+	title=$1 arch=$2
+	shift 2
+	cg=$out/callgrind.parts.out
+	n=$(valgrind --tool=callgrind --callgrind-out-file="$cg" --collect-atstart=no \
+		--toggle-collect=measure_ours --toggle-collect=warm_up \
+		--toggle-collect=forget_rows "$bench" --callgrind --only ours "$@" 2>/dev/null |
+		sed -n "s/^callgrind x86_$arch: ours \([0-9]*\) frames/\1/p")
+	[ -n "$n" ] && [ "$n" -gt 0 ] || return 0
+	callgrind_annotate --inclusive=no --threshold=100 "$cg" 2>/dev/null |
+		sed -n 's/^ *\([0-9,]*\) ([ 0-9.%]*) *[^ ]*:\([A-Za-z_][A-Za-z0-9_.]*\).*/\2 \1/p' | tr -d , |
+		awk -v n="$n" -v arch="$arch" -v title="$title" '
+			{ f = $1; sub(/\..*/, "", f)
+			  if (f ~ /^uw_step_fast_many$/) p = "fast steps"
+			  else if (f ~ /^(uw_step_fast_full|uw_step_apply_rare)$/) p = "rows kept whole"
+			  else if (f ~ /^uw_(step_general|row_|compiled_(decode|unpack)|expr_|cfi_|arch_tramp|nocfi_)/) p = "other steps"
+			  else if (f ~ /^(uw_stack_fill|uw_read_target|host_read_mem|uw_space_read|__mem(cpy|move).*)$/) p = "stack reads"
+			  else if (f ~ /^uw_tables_/) p = "tables"
+			  else if (f ~ /^(uw_init|uw_cursor_reset|uw_regs_from_pt_regs)$/) p = "walk start"
+			  else if (f == "uw_step_many") p = "uw_step_many"
+			  else p = "harness, other"
+			  ir[p] += $2; total += $2 }
+			END {
+				m = split("fast steps|rows kept whole|other steps|stack reads|tables|walk start|uw_step_many|harness, other", order, "|")
+				printf "parts:  %-40s x86_%s %.0f a frame:", title, arch, total / n
+				for (i = 1; i <= m; i++)
+					printf " %s %.0f%s", order[i], ir[order[i]] / n, i < m ? ";" : "\n"
+			}'
+}
 echo "== instructions per frame (callgrind)"
 for arch in 64 32; do
 	s="$out/random64.snap $out/step64.snap"
@@ -216,6 +253,7 @@ for arch in 64 32; do
 	count "warm, compiled, peers" $arch $s
 	count "warm, interpreted" $arch --no-compiled $s
 	count "warm, compiled, uw_step_many" $arch --step-many $s
+	parts "warm, compiled, uw_step_many" $arch --step-many $s
 	count "in order, compiled" $arch --in-order $s
 	count "in order, interpreted" $arch --in-order --no-compiled $s
 	count "new rows, compiled" $arch --new-rows $s

@@ -479,6 +479,8 @@ static const struct peer peers[] = {
 #define NPEERS (int)(sizeof peers / sizeof peers[0])
 static bool fp_floor;			/* --fp */
 static const char *only_peer;		/* --only */
+static const struct peer *only;		/* its peer, found once: no name
+					   compared in the passes counted */
 static bool new_rows;			/* --new-rows */
 static bool in_order;			/* --in-order */
 
@@ -494,7 +496,7 @@ static bool peer_takes(const struct peer *p, const struct sample *s)
 {
 	if (p->unwind == unwind_fp && !fp_floor)
 		return false;
-	if (only_peer && strcmp(p->name, only_peer) != 0)
+	if (only && p != only)
 		return false;
 	return !p->arch_only || p->arch_only == s->snap.arch;
 }
@@ -523,14 +525,18 @@ __attribute__((noinline)) void warm_up(const struct peer *p, struct sample *s)
 		p->unwind(s, fr, UW_MAX_FRAMES);
 }
 
-/* Pass over every snapshot with one peer; returns frames found.  */
-static long pass(const struct peer *p, int arch)
+/* Pass over every snapshot with one peer; returns frames found.  Each
+   unwind after its warm-up (warm_up) if warm_each; else not, as in the
+   passes that warm the caches before those callgrind counts, in which no
+   call of warm_up may toggle the collection on.  */
+static long pass(const struct peer *p, int arch, bool warm_each)
 {
 	struct uw_frame fr[UW_MAX_FRAMES];
 	long frames = 0;
 	for (int i = 0; i < nsamples; i++)
 		if (peer_takes(p, &samples[i]) && (!arch || samples[i].snap.arch == arch)) {
-			warm_up(p, &samples[i]);
+			if (warm_each)
+				warm_up(p, &samples[i]);
 			forget_rows(p);
 			frames += p->unwind(&samples[i], fr, UW_MAX_FRAMES);
 		}
@@ -538,12 +544,12 @@ static long pass(const struct peer *p, int arch)
 }
 
 /* Named so callgrind can collect exactly these (--toggle-collect).  */
-__attribute__((noinline)) long measure_ours(int arch) { return pass(&peers[0], arch); }
-__attribute__((noinline)) long measure_libdw(int arch) { return pass(&peers[1], arch); }
+__attribute__((noinline)) long measure_ours(int arch) { return pass(&peers[0], arch, true); }
+__attribute__((noinline)) long measure_libdw(int arch) { return pass(&peers[1], arch, true); }
 #ifdef HAVE_LIBUNWIND
-__attribute__((noinline)) long measure_libunwind(int arch) { return pass(&peers[2], arch); }
+__attribute__((noinline)) long measure_libunwind(int arch) { return pass(&peers[2], arch, true); }
 #endif
-__attribute__((noinline)) long measure_fp(int arch) { return pass(&peers[NPEERS - 1], arch); }
+__attribute__((noinline)) long measure_fp(int arch) { return pass(&peers[NPEERS - 1], arch, true); }
 
 static void report_agreement(void)
 {
@@ -717,9 +723,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "uw-bench: --only %s: no such peer in this build\n", only_peer);
 			return 2;
 		}
+		only = &peers[k];
 	}
 	if (pages) {
-		only_peer = "ours";
+		only = &peers[0];
 		uw_ours_count_pages();
 	}
 	unsetenv("DEBUGINFOD_URLS");
@@ -740,9 +747,9 @@ int main(int argc, char **argv)
 	if (pages) {
 		/* One pass to warm the caches, then the pass counted. */
 		for (int arch = 64; arch >= 32; arch -= 32) {
-			pass(&peers[0], arch);
+			pass(&peers[0], arch, true);
 			uw_ours_page_stats(NULL, NULL);
-			pass(&peers[0], arch);
+			pass(&peers[0], arch, true);
 			uw_ours_page_stats(stdout, arch == 64 ? "x86_64" : "i386");
 		}
 	} else if (callgrind) {
@@ -750,7 +757,7 @@ int main(int argc, char **argv)
 		   collected pass per peer and architecture.  */
 		for (int arch = 64; arch >= 32; arch -= 32) {
 			for (int k = 0; k < NPEERS; k++)
-				pass(&peers[k], arch);
+				pass(&peers[k], arch, false);
 			printf("callgrind x86_%d: ours %ld frames\n", arch, measure_ours(arch));
 			printf("callgrind x86_%d: libdw %ld frames\n", arch, measure_libdw(arch));
 #ifdef HAVE_LIBUNWIND
