@@ -461,8 +461,9 @@ static int walk_by_step(struct uw_cursor *c, struct uw_walk *w, struct uw_frame 
 
 	while (n < max) {
 		uint64_t frame_sp = uw_sp(c);
-		out[n++] = (struct uw_frame){ uw_pc(c), frame_sp, c->pc_is_exact != 0,
-					      frame_sp != 0, false };
+		out[n] = (struct uw_frame){ uw_pc(c), frame_sp, c->pc_is_exact != 0,
+					    frame_sp != 0, false, n ? c->cfa : 0 };
+		n++;
 		w->step_found_fde = true;
 		bool stepped = uw_step(c) == 1;
 		out[n - 1].no_cfi_to_caller = !w->step_found_fde;
@@ -482,14 +483,14 @@ static int walk_by_step_many(struct uw_cursor *c, struct uw_frame *out, int max)
 	if (max < 1)
 		return 0;
 	out[n++] = (struct uw_frame){ uw_pc(c), uw_sp(c), c->pc_is_exact != 0,
-				      uw_sp(c) != 0, false };
+				      uw_sp(c) != 0, false, 0 };
 	while (n < max) {
 		uint32_t want = max - n < 64 ? (uint32_t)(max - n) : 64;
 		uint32_t got = uw_step_many(c, f, want);
 
 		for (uint32_t i = 0; i < got; i++)
 			out[n++] = (struct uw_frame){ f[i].pc, f[i].sp, f[i].pc_is_exact != 0,
-						      f[i].sp != 0, false };
+						      f[i].sp != 0, false, f[i].cfa };
 		if (got < want)
 			break;
 	}
@@ -521,6 +522,7 @@ int uw_walk_snapshot(struct uw_cursor *c, struct uw_walk *w, const struct uw_sna
 	res->stop_reason = uw_stop_reason_name(c->stop.reason);
 	res->stop_pc = c->stop.pc;
 	res->stopped_cleanly = c->stop.reason == UW_STOP_END_OF_STACK;
+	res->work = c->work_total;
 	return n;
 }
 
@@ -532,19 +534,31 @@ static void host_trace(void *arg, enum uw_trace_event ev, uint64_t a, uint64_t b
 	uw_walk_trace(&h->walk, ev);
 }
 
+/* The fast path of uw_space_read, for every peer: the region that served
+   the last read (the stack), by pointer arithmetic.  Regions of one
+   snapshot are disjoint, so this returns what the scan in uw_space_read
+   would.  Inline in ours' read_mem, as a kernel host's read is a copy
+   from the user's stack with nothing between. */
+static inline __attribute__((always_inline)) bool
+space_read_last(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
+		void *buf, size_t len)
+{
+	const struct uw_region *r;
+
+	if ((unsigned)sp->last_region >= (unsigned)s->nregions)
+		return false;
+	r = &s->regions[sp->last_region];
+	if (addr - r->base > r->len || len > r->len - (addr - r->base))
+		return false;
+	memcpy(buf, r->bytes + (addr - r->base), len);
+	return true;
+}
+
 bool uw_space_read(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
 		   void *buf, size_t len)
 {
-	/* Fast path for every peer: the region that served the last read
-	   (the stack), by pointer arithmetic.  Regions of one snapshot are
-	   disjoint, so this returns what the scan below would. */
-	if (sp->last_region < s->nregions) {
-		const struct uw_region *r = &s->regions[sp->last_region];
-		if (addr >= r->base && addr - r->base <= r->len && len <= r->len - (addr - r->base)) {
-			memcpy(buf, r->bytes + (addr - r->base), len);
-			return true;
-		}
-	}
+	if (space_read_last(sp, s, addr, buf, len))
+		return true;
 	for (int i = 0; i < s->nregions; i++) {
 		const struct uw_region *r = &s->regions[i];
 		if (addr >= r->base && addr - r->base <= r->len && len <= r->len - (addr - r->base)) {
@@ -580,7 +594,8 @@ const struct uw_module_view *uw_space_module(const struct uw_space *sp, int i)
 static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
 {
 	struct host *h = arg;
-	if (uw_space_read(h->space, h->snap, addr, buf, len))
+	if (space_read_last(h->space, h->snap, addr, buf, len) ||
+	    uw_space_read(h->space, h->snap, addr, buf, len))
 		return 0;
 	return h->live_pid > 0 ? uw_walk_read_live(h->live_pid, addr, buf, len) : -EFAULT;
 }

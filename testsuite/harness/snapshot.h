@@ -43,6 +43,8 @@ struct uw_frame {
 	bool no_cfi_to_caller; /* ours only, not saved: no FDE covered this
 				  frame's pc, so the step to its caller (if
 				  any) was the frame-pointer fallback */
+	uint64_t cfa;     /* ours only, not saved: the CFA the step to this
+			     frame found (its callee's); 0 for the first */
 };
 
 struct uw_region {

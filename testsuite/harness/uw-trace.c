@@ -349,8 +349,9 @@ static bool matches_truth(const struct uw_frame *fr, int n, const struct uw_fram
 }
 
 /* The same unwind again, untraced, by uw_step_many (uw-bench
-   --step-many): it must give the frames and the stop that the traced one,
-   frame by frame by uw_step, gave (OURS, N, RES).  */
+   --step-many): it must give the frames (with the CFA each step found),
+   the stop and the work spent that the traced one, frame by frame by
+   uw_step, gave (OURS, N, RES).  */
 static void check_step_many(struct tracer *t, const struct uw_snapshot *s, pid_t live_pid,
 			    const struct uw_frame *ours, int n, const struct uw_ours_result *res)
 {
@@ -364,11 +365,11 @@ static void check_step_many(struct tracer *t, const struct uw_snapshot *s, pid_t
 	uw_ours_set_step_many(false);
 	uw_ours_set_trace(true);
 	bool same = n2 == n && strcmp(res2.stop_reason, res->stop_reason) == 0 &&
-		    res2.stop_pc == res->stop_pc;
+		    res2.stop_pc == res->stop_pc && res2.work == res->work;
 	for (int i = 0; same && i < n; i++)
 		same = again[i].pc == ours[i].pc && again[i].sp == ours[i].sp &&
 		       again[i].activation == ours[i].activation &&
-		       again[i].has_sp == ours[i].has_sp;
+		       again[i].has_sp == ours[i].has_sp && again[i].cfa == ours[i].cfa;
 	if (same)
 		return;
 	t->st.step_many_differ++;
