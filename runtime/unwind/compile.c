@@ -45,22 +45,26 @@ static unsigned uw_compile_slot(const struct uw_arch_desc *ad,
 	return (unsigned)words;
 }
 
-/* The compiled row of r, or UW_COMPILED_PARSE and the reason in *why. */
+/* The compiled row of r, or UW_COMPILED_PARSE and the reason in *why.
+ * A CFA in a register other than the sp and the bp (a function that
+ * realigns its stack keeps it in another) is in the rule as the sp's,
+ * and *base names it: the rule then holds only as a table's unpacked
+ * rule with that base (uw_compile_unpacked).  Else *base is UW_NREGS. */
 static uint32_t uw_compile_encode(const struct uw_arch_desc *ad,
 				  const struct uw_compact_row *r,
-				  enum uw_compile_why *why)
+				  enum uw_compile_why *why, unsigned *base)
 {
 	const uint32_t ra = UW_REG_BIT(ad->ra_reg), sp = UW_REG_BIT(ad->sp_reg);
 	uint32_t rule = 0, slots = 0, saved = 0;
 	uint64_t words;
 	unsigned i, slot;
 
+	*base = UW_NREGS;
 	if (r->signal) {
 		*why = UW_COMPILE_WHY_SIGNAL;
 		return UW_COMPILED_PARSE;
 	}
-	if (r->cfa_kind != UW_CFA_REG_OFFSET ||
-	    (r->cfa_reg != ad->sp_reg && r->cfa_reg != ad->fp_reg) ||
+	if (r->cfa_kind != UW_CFA_REG_OFFSET || r->cfa_reg >= ad->nregs ||
 	    r->cfa_offset <= 0 || r->cfa_offset % ad->addr_size != 0 ||
 	    (uint64_t)r->cfa_offset / ad->addr_size > UW_COMPILED_CFA_MAX) {
 		*why = UW_COMPILE_WHY_CFA;
@@ -70,6 +74,8 @@ static uint32_t uw_compile_encode(const struct uw_arch_desc *ad,
 	rule = (uint32_t)words << UW_COMPILED_CFA_SHIFT;
 	if (r->cfa_reg == ad->fp_reg)
 		rule |= UW_COMPILED_BP;
+	else if (r->cfa_reg != ad->sp_reg)
+		*base = r->cfa_reg;
 	if (r->ra_reg != ad->ra_reg) {
 		*why = UW_COMPILE_WHY_RETURN;
 		return UW_COMPILED_PARSE;
@@ -254,21 +260,26 @@ static uint32_t uw_compile_full(struct uw_compiler *comp,
 	       comp->full_count++ << UW_COMPILED_INDEX_SHIFT;
 }
 
-/* Compact rule as its table's rows name it: the index of its unpacked
- * entry (UW_COMPILED_UNPACKED), made at its first row; or the rule
- * itself where the table has UW_COMPILE_UNPACKED_MAX rules already.  A
- * compile that counts finds the same indices as the one that writes:
- * both meet the rules in the same order. */
-static uint32_t uw_compile_unpacked(struct uw_compiler *comp, uint32_t rule)
+/* Compact rule, with its CFA in register base where that is not the
+ * rule's (uw_compile_encode; else base is UW_NREGS), as its table's rows
+ * name it: the index of its unpacked entry (UW_COMPILED_UNPACKED), made
+ * at its first row; or, where the table has UW_COMPILE_UNPACKED_MAX rules
+ * already, the rule itself, or UW_COMPILED_PARSE for one with a base of
+ * its own, which only an unpacked entry says.  A compile that counts
+ * finds the same indices as the one that writes: both meet the rules in
+ * the same order. */
+static uint32_t uw_compile_unpacked(struct uw_compiler *comp, uint32_t rule,
+				    unsigned base)
 {
 	struct uw_compiler_state *s = &comp->state;
-	uint32_t h = (rule * 0x9e3779b1u) >> 16, i;
+	const uint8_t key = base < UW_NREGS ? (uint8_t)(base + 1) : 0;
+	uint32_t h = ((rule + key * 0x9e3779b9u) * 0x9e3779b1u) >> 16, i;
 
 	/* bound: UW_COMPILE_UNPACKED_SLOTS probes, at most half of them
 	 * taken */
 	for (i = 0; i < UW_COMPILE_UNPACKED_SLOTS; i++) {
 		h &= UW_COMPILE_UNPACKED_SLOTS - 1;
-		if (s->unpacked_rule[h] == rule)
+		if (s->unpacked_rule[h] == rule && s->unpacked_base[h] == key)
 			return UW_COMPILED_UNPACKED |
 			       (uint32_t)s->unpacked_index[h]
 			       << UW_COMPILED_INDEX_SHIFT;
@@ -279,12 +290,16 @@ static uint32_t uw_compile_unpacked(struct uw_compiler *comp, uint32_t rule)
 	if (i == UW_COMPILE_UNPACKED_SLOTS ||
 	    comp->unpacked_count == UW_COMPILE_UNPACKED_MAX ||
 	    (s->out && comp->unpacked_count == s->max_unpacked))
-		return rule;
+		return key ? UW_COMPILED_PARSE : rule;
 	s->unpacked_rule[h] = rule;
+	s->unpacked_base[h] = key;
 	s->unpacked_index[h] = (uint16_t)comp->unpacked_count;
-	if (s->out)
+	if (s->out) {
 		uw_compiled_unpack(s->arch_desc, rule,
 				   &s->unpacked[comp->unpacked_count]);
+		if (key)
+			s->unpacked[comp->unpacked_count].base = (uint8_t)base;
+	}
 	return UW_COMPILED_UNPACKED |
 	       comp->unpacked_count++ << UW_COMPILED_INDEX_SHIFT;
 }
@@ -320,6 +335,7 @@ static int uw_compile_visit(struct uw_cursor *c, uint64_t lo, uint64_t hi,
 	enum uw_compile_why why = UW_COMPILE_WHY_STOPS;
 	struct uw_compact_row check;
 	uint32_t rule = UW_COMPILED_PARSE;
+	unsigned base = UW_NREGS;
 
 	if (lo < p->lo)
 		lo = p->lo;
@@ -330,9 +346,12 @@ static int uw_compile_visit(struct uw_cursor *c, uint64_t lo, uint64_t hi,
 	if (ok == 0)
 		why = UW_COMPILE_WHY_EXPRESSION;
 	if (ok == 1) {
-		rule = uw_compile_encode(ad, &c->state.compact_row, &why);
+		rule = uw_compile_encode(ad, &c->state.compact_row, &why,
+					 &base);
 		if (rule != UW_COMPILED_PARSE) {
 			uw_compiled_decode(ad, rule, &check);
+			if (base < UW_NREGS)
+				check.cfa_reg = (uint8_t)base;
 			if (!uw_compile_same(&check, &c->state.compact_row)) {
 				rule = UW_COMPILED_PARSE;
 				why = UW_COMPILE_WHY_OTHER;
@@ -341,8 +360,11 @@ static int uw_compile_visit(struct uw_cursor *c, uint64_t lo, uint64_t hi,
 	}
 	st->rows++;
 	st->bytes += hi - lo;
-	if (uw_compiled_is_row(rule))
-		rule = uw_compile_unpacked(comp, rule);
+	if (uw_compiled_is_row(rule)) {
+		rule = uw_compile_unpacked(comp, rule, base);
+		if (rule == UW_COMPILED_PARSE)
+			why = UW_COMPILE_WHY_CFA;
+	}
 	if (rule == UW_COMPILED_PARSE) {
 		st->why[why]++;
 		if (ok == 1)

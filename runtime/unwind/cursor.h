@@ -409,11 +409,14 @@ struct uw_compiler_state {
 	uint32_t gap;			/* the rule of pcs no FDE serves */
 	uint32_t last_rule;		/* the last row's */
 	uint32_t last_start;		/* ... and its start - base */
-	/* The compact rules met so far, by a hash of the rule (open
-	 * addressing; 0: a free slot, as no compact rule is 0), with their
-	 * index among the unpacked ones. */
+	/* The compact rules met so far, by a hash of the rule and its base
+	 * (open addressing; 0: a free slot, as no compact rule is 0), with
+	 * their index among the unpacked ones.  A base is 0 for the
+	 * rule's own register, else the register's number + 1
+	 * (uw_compile_unpacked). */
 	uint32_t unpacked_rule[UW_COMPILE_UNPACKED_SLOTS];
 	uint16_t unpacked_index[UW_COMPILE_UNPACKED_SLOTS];
+	uint8_t unpacked_base[UW_COMPILE_UNPACKED_SLOTS];
 };
 
 /* The cursor's state (struct uw_cursor, unwind_core.h).  The cursor is

@@ -324,13 +324,15 @@ uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 	return uw_step_apply(c, r, out);
 }
 
-/* Compiled row rule into c->state.compact_row, as the parse's row it
- * stands for, for the interpreter.  Out of line: it is rare (a failed
- * read), and its frame stays off uw_step's. */
-static __attribute__((__noinline__)) void uw_step_decode(struct uw_cursor *c,
-							 uint32_t rule)
+/* Compiled row u into c->state.compact_row, as the parse's row it
+ * stands for, for the interpreter: its rule's, with the CFA in u's base
+ * (a table's unpacked rule may name another than its rule's).  Out of
+ * line: it is rare (a failed read), and its frame stays off uw_step's. */
+static __attribute__((__noinline__)) void
+uw_step_decode(struct uw_cursor *c, const struct uw_compiled_unpacked *u)
 {
-	uw_compiled_decode(c->state.arch_desc, rule, &c->state.compact_row);
+	uw_compiled_decode(c->state.arch_desc, u->rule, &c->state.compact_row);
+	c->state.compact_row.cfa_reg = u->base;
 }
 
 /* Compiled row rule unpacked (compile.c): the row cache's copy, or one
@@ -385,7 +387,7 @@ int uw_step_apply_compiled(struct uw_cursor *c,
 		span = uw_stack_slots(c, (cfa - u->words * size) & mask,
 				      u->words * size);
 		if (__builtin_expect(!span, 0)) {
-			uw_step_decode(c, u->rule);
+			uw_step_decode(c, u);
 			return uw_step_apply_rare(c, &c->state.compact_row, out);
 		}
 	}

@@ -39,7 +39,9 @@
  *   bits  0-17  a slot of 3 bits per callee-saved register, in
  *               uw_arch_desc.saved's order: 0 its value kept, 1 lost,
  *               k saved at CFA - k words
- *   bit  18     the CFA's register: 0 the sp, 1 the bp
+ *   bit  18     the CFA's register: 0 the sp, 1 the bp (or, in a
+ *               table's unpacked rule, the register its entry names:
+ *               uw_compiled_unpacked.base, for a CFA in another one)
  *   bit  19     no caller: the return address is undefined (the
  *               outermost frame)
  *   bits 20-31  the CFA's offset from its register, in words, 1 to 4095
@@ -49,8 +51,9 @@
  * methods after CFI), UW_COMPILED_PARSE (its rows are parsed at the step,
  * as without a compiled table: a general expression, or the parse stops
  * there), or UW_COMPILED_FULL, a row the compact form cannot say but the
- * interpreter's form can (a CFA in another register, a register saved in
- * another, a signal frame): the table keeps it whole, in its full rows,
+ * interpreter's form can (a register saved in another, a signal frame,
+ * a CFA in another register where the table has no room for another
+ * unpacked rule): the table keeps it whole, in its full rows,
  * at the index in bits 2-19 (uw_compiled_full); or UW_COMPILED_UNPACKED,
  * a compact row whose rule the table keeps unpacked, in its unpacked
  * rules, at the index in bits 2-19: the rule is that entry's (the table's
