@@ -880,8 +880,6 @@ struct uw_fast_walk {
 	uint32_t limit;			/* steps it may take: by the frames
 					 * asked for, the depth limit and the
 					 * work budget */
-	uint32_t committed;		/* steps already in the cursor
-					 * (uw_fast_commit) */
 	/* c->state.tables, the tables of the lookup pc: the pcs they cover
 	 * [lo, lo + span) (span 0 if they are not to be reused), and their
 	 * compiled table if it is of the walk's architecture. */
@@ -919,21 +917,17 @@ void uw_fast_load(const struct uw_cursor *c, struct uw_fast_walk *w,
 	w->lookup = uw_step_lookup(c);
 	w->cfa = c->depth > 0 ? c->cfa : 0;
 	w->limit = left;
-	w->committed = 0;
 	uw_fast_tables(c, w);
 }
 
-/* The steps of w taken up to step n, since those already in the cursor,
- * into the cursor: each as uw_step_general would leave it, one unit of
- * work and a compiled row. */
+/* The taken steps of w into the cursor: each as uw_step_general would
+ * leave it, one unit of work and a compiled row. */
 static inline __attribute__((__always_inline__))
-void uw_fast_commit(struct uw_cursor *c, struct uw_fast_walk *w, uint32_t n)
+void uw_fast_commit(struct uw_cursor *c, const struct uw_fast_walk *w,
+		    uint32_t taken)
 {
-	const uint32_t taken = n - w->committed;
-
 	if (!taken)
 		return;
-	w->committed = n;
 	c->pc = (w->lookup + 1) & c->state.arch_desc->addr_mask;
 	c->sp = w->cfa;
 	c->cfa = w->cfa;
@@ -973,127 +967,21 @@ void uw_step_record(const struct uw_cursor *c, struct uw_stepped_frame *f)
 	f->pc_is_exact = c->pc_is_exact;
 }
 
-/* A signal frame's row, kept whole in a compiled table, in the form the
- * C library's and the vDSO's restorers give it: the sigcontext at the sp,
- * every register the row computes in that one span (at sp + n), the CFA
- * the sp plus an offset or one of the span's words, the return address
- * one of its registers.  The fast steps apply such a row themselves
- * (uw_fast_signal); others go to uw_step_fast_full. */
-static inline __attribute__((__always_inline__))
-int uw_fast_signal_fits(const struct uw_compact_row *r, unsigned sp,
-			unsigned ra, uint32_t size)
-{
-	const int64_t at = r->cfa_offset - r->span_lo;
-
-	return r->signal && r->has_caller && r->ra_reg == ra &&
-	       r->span_len != 0 && r->span_base == sp && r->cfa_reg == sp &&
-	       r->compute == r->in_span && (r->in_span & UW_REG_BIT(ra)) &&
-	       (r->cfa_kind == UW_CFA_REG_OFFSET ||
-		(r->cfa_kind == UW_CFA_AT_REG_OFFSET && at >= 0 &&
-		 at + size <= r->span_len));
-}
-
-/* The step of a fast walk w at step n (frames 0 to n - 1 taken) through
- * the row kept whole that rule names, where it is a signal frame's that
- * uw_fast_signal_fits: applied in place, as uw_step_fast_full would apply
- * it and uw_step_finish check it (no check of the CFA's progress or of
- * the return address after a signal frame), with the same work spent;
- * the steps before it and it then in the cursor, and w set to go on from
- * its caller, whose pc is exact.  1 = taken; 0 = not (another row, too
- * little work left, a read that fails, the outermost frame): the steps
- * before are in the cursor, and uw_step_fast_full takes this one. */
-static inline __attribute__((__always_inline__))
-int uw_fast_signal(struct uw_cursor *c, struct uw_fast_walk *w,
-		   uint32_t rule, uint32_t n, uint32_t max, const int is64)
-{
-	const uint64_t mask = is64 ? ~(uint64_t)0 : 0xffffffffu;
-	const uint32_t size = is64 ? UW_X86_64_ADDR_SIZE : UW_I386_ADDR_SIZE;
-	const unsigned sp = is64 ? UW_X86_64_RSP : UW_I386_ESP;
-	const unsigned ra_reg = is64 ? UW_X86_64_RIP : UW_I386_EIP;
-	const int64_t full = uw_compiled_full(rule);
-	struct uw_regs *regs = w->regs;
-	const struct uw_compact_row *r;
-	const uint8_t *span;
-	uint64_t base, cfa, ra;
-	uint32_t need, todo, left;
-
-	if (full < 0 || (uint64_t)full >= w->t->full_count)
-		return 0;
-	r = &w->t->full[full];
-	if (!uw_fast_signal_fits(r, sp, ra_reg, size) ||
-	    !(regs->defined & UW_REG_BIT(sp)))
-		return 0;
-	/* The interpreter's work: the step's unit, two for the CFA's word
-	 * (its expression's operations), one a slot.  With less left, it
-	 * stops where it runs out. */
-	need = 1 + (r->cfa_kind == UW_CFA_AT_REG_OFFSET ? 2 : 0) +
-	       uw_popcount32(r->in_span);
-	uw_fast_commit(c, w, n);
-	if (uw_work_left(c) < need)
-		return 0;
-	base = regs->val[sp];
-	span = uw_stack_slots(c, (base + (uint64_t)(int64_t)r->span_lo) & mask,
-			      r->span_len);
-	if (!span)
-		return 0;
-	cfa = (base + (uint64_t)r->cfa_offset) & mask;
-	if (r->cfa_kind == UW_CFA_AT_REG_OFFSET)
-		cfa = uw_stack_word_at(span + (r->cfa_offset - r->span_lo)) &
-		      mask;
-	ra = uw_stack_word_at(span + (r->offset[ra_reg] - r->span_lo)) & mask;
-	if (ra == 0)
-		return 0;
-	/* bound: one iteration per bit, < UW_NREGS */
-	for (todo = r->is_cfa; todo != 0; todo &= todo - 1)
-		regs->val[__builtin_ctz(todo)] = cfa;
-	/* bound: one iteration per bit, < UW_NREGS */
-	for (todo = r->in_span; todo != 0; todo &= todo - 1) {
-		const unsigned reg = (unsigned)__builtin_ctz(todo);
-
-		regs->val[reg] = uw_stack_word_at(span + (r->offset[reg] -
-							  r->span_lo)) & mask;
-	}
-	regs->defined = (regs->defined & r->keep) | r->is_cfa | r->in_span;
-	c->pc = ra;
-	c->sp = regs->defined & UW_REG_BIT(sp) ? regs->val[sp] : 0;
-	c->cfa = cfa;
-	c->depth++;
-	c->pc_is_exact = 1;
-	c->how = UW_HOW_CFI;
-	c->state.tables_for_pc = 1;
-	c->work = need;
-	c->work_total += need;
-	c->steps_full++;
-	/* The caller's step: at its exact pc, within what is left of max,
-	 * the depth limit and the work budget. */
-	left = max - (n + 1);
-	if (c->max_depth - c->depth < left)
-		left = c->max_depth - c->depth;
-	if (uw_work_left(c) < left)
-		left = uw_work_left(c);
-	w->lookup = ra;
-	w->cfa = cfa;
-	w->limit = n + 1 + left;
-	w->committed = n + 1;
-	return 1;
-}
-
 /* The common steps, whole, as ORC's, up to max of them, each frame
  * stepped to written to out (if not NULL): their number.  A step here is
  * a frame in tables found before, whose compiled table has a compact row
  * for its pc with the save slots in the stack window, and whose caller
  * passes every check at once (the CFA grows, a return address in tables
- * found before, no trampoline in its place); or the outermost frame;
- * or a signal frame whose row, kept whole, uw_fast_signal takes.
+ * found before, no trampoline in its place); or the outermost frame.
  * The row is applied to the registers in place: nothing is copied, and
  * no frame is built for the checks after a method (uw_step_finish).
  * While the caller stays in the same tables, the check of its return
  * address is the range test of the tables in hand, and it is the next
  * step's lookup.  Why they end, in c->state.fast_end: 1, max taken; -1,
- * stopped (reported); UW_FAST_FULL, a row the table keeps whole that
- * uw_fast_signal does not take, for uw_step_fast_full; UW_FAST_PARSE, a
- * frame in tables without a compiled table, begun here for
- * uw_step_general to go on with; 0, a frame for uw_step_general to take from its start: nothing
+ * stopped (reported); UW_FAST_FULL, a row the table keeps whole (a
+ * signal frame's), for uw_step_fast_full; UW_FAST_PARSE, a frame in
+ * tables without a compiled table, begun here for uw_step_general to go
+ * on with; 0, a frame for uw_step_general to take from its start: nothing
  * the caller sees has changed for it (a window read, a row kept by its
  * pc, tables found before taken again: caches), so that uw_step_general
  * says why, if it stops.  A traced step's events are the general step's,
@@ -1147,17 +1035,6 @@ uint32_t uw_step_fast_run(struct uw_cursor *c, struct uw_stepped_frame *out,
 		}
 		u = uw_step_compiled_row(c, w.t, w.lookup, &rule);
 		if (!u) {
-			if (c->state.trace == NULL &&
-			    uw_fast_signal(c, &w, rule, n, max, is64)) {
-				if (out) {
-					out[n].pc = c->pc;
-					out[n].sp = c->sp;
-					out[n].cfa = c->cfa;
-					out[n].pc_is_exact = 1;
-				}
-				n++;
-				continue;
-			}
 			c->state.fast_rule = rule;
 			end = UW_FAST_FULL;
 			break;
