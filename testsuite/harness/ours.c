@@ -522,7 +522,6 @@ int uw_walk_snapshot(struct uw_cursor *c, struct uw_walk *w, const struct uw_sna
 	res->stop_reason = uw_stop_reason_name(c->stop.reason);
 	res->stop_pc = c->stop.pc;
 	res->stopped_cleanly = c->stop.reason == UW_STOP_END_OF_STACK;
-	res->work = c->work_total;
 	return n;
 }
 

@@ -28,7 +28,6 @@ struct uw_ours_result {
 	const char *stop_reason; /* the library's name for why it stopped */
 	uint64_t stop_pc;
 	bool stopped_cleanly;    /* end of stack, not an error */
-	uint32_t work;           /* the work units the walk spent */
 };
 
 /* Unwind snapshot S in space SP; LIVE_PID > 0 lets reads fall back to the

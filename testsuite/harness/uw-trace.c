@@ -349,9 +349,10 @@ static bool matches_truth(const struct uw_frame *fr, int n, const struct uw_fram
 }
 
 /* The same unwind again, untraced, by uw_step_many (uw-bench
-   --step-many): it must give the frames (with the CFA each step found),
-   the stop and the work spent that the traced one, frame by frame by
-   uw_step, gave (OURS, N, RES).  */
+   --step-many): it must give the frames (with the CFA each step found)
+   and the stop that the traced one, frame by frame by uw_step, gave
+   (OURS, N, RES).  Not the work spent: the traced walk, run first, leaves
+   the rows it parsed in the row cache, and this one finds them there.  */
 static void check_step_many(struct tracer *t, const struct uw_snapshot *s, pid_t live_pid,
 			    const struct uw_frame *ours, int n, const struct uw_ours_result *res)
 {
@@ -365,7 +366,7 @@ static void check_step_many(struct tracer *t, const struct uw_snapshot *s, pid_t
 	uw_ours_set_step_many(false);
 	uw_ours_set_trace(true);
 	bool same = n2 == n && strcmp(res2.stop_reason, res->stop_reason) == 0 &&
-		    res2.stop_pc == res->stop_pc && res2.work == res->work;
+		    res2.stop_pc == res->stop_pc;
 	for (int i = 0; same && i < n; i++)
 		same = again[i].pc == ours[i].pc && again[i].sp == ours[i].sp &&
 		       again[i].activation == ours[i].activation &&
