@@ -533,35 +533,36 @@ static void host_trace(void *arg, enum uw_trace_event ev, uint64_t a, uint64_t b
 	uw_walk_trace(&h->walk, ev);
 }
 
-/* The fast path of uw_space_read, for every peer: the region that served
-   the last read (the stack), by pointer arithmetic.  Regions of one
-   snapshot are disjoint, so this returns what the scan in uw_space_read
-   would.  Inline in ours' read_mem, as a kernel host's read is a copy
-   from the user's stack with nothing between. */
+/* Region r's bytes [addr, addr + len) into buf, if it holds them all. */
 static inline __attribute__((always_inline)) bool
-space_read_last(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
-		void *buf, size_t len)
+region_read(const struct uw_region *r, uint64_t addr, void *buf, size_t len)
 {
-	const struct uw_region *r;
-
-	if ((unsigned)sp->last_region >= (unsigned)s->nregions)
-		return false;
-	r = &s->regions[sp->last_region];
 	if (addr - r->base > r->len || len > r->len - (addr - r->base))
 		return false;
 	memcpy(buf, r->bytes + (addr - r->base), len);
 	return true;
 }
 
-bool uw_space_read(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
-		   void *buf, size_t len)
+/* The fast path of uw_space_read, for every peer: the region that served
+   the last read (the stack).  Regions of one snapshot are disjoint, so
+   this returns what the scan (space_read_scan) would.  Inline in ours'
+   read_mem, as a kernel host's read is a copy from the user's stack with
+   nothing between. */
+static inline __attribute__((always_inline)) bool
+space_read_last(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
+		void *buf, size_t len)
 {
-	if (space_read_last(sp, s, addr, buf, len))
-		return true;
+	return (unsigned)sp->last_region < (unsigned)s->nregions &&
+	       region_read(&s->regions[sp->last_region], addr, buf, len);
+}
+
+/* The rest of uw_space_read: every region, then the files mapped. */
+static __attribute__((noinline)) bool
+space_read_scan(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
+		void *buf, size_t len)
+{
 	for (int i = 0; i < s->nregions; i++) {
-		const struct uw_region *r = &s->regions[i];
-		if (addr >= r->base && addr - r->base <= r->len && len <= r->len - (addr - r->base)) {
-			memcpy(buf, r->bytes + (addr - r->base), len);
+		if (region_read(&s->regions[i], addr, buf, len)) {
 			sp->last_region = i;
 			return true;
 		}
@@ -580,6 +581,13 @@ bool uw_space_read(struct uw_space *sp, const struct uw_snapshot *s, uint64_t ad
 	return false;
 }
 
+bool uw_space_read(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
+		   void *buf, size_t len)
+{
+	return space_read_last(sp, s, addr, buf, len) ||
+	       space_read_scan(sp, s, addr, buf, len);
+}
+
 int uw_space_nmodules(const struct uw_space *sp)
 {
 	return sp->nmodules;
@@ -594,7 +602,7 @@ static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
 {
 	struct host *h = arg;
 	if (space_read_last(h->space, h->snap, addr, buf, len) ||
-	    uw_space_read(h->space, h->snap, addr, buf, len))
+	    space_read_scan(h->space, h->snap, addr, buf, len))
 		return 0;
 	return h->live_pid > 0 ? uw_walk_read_live(h->live_pid, addr, buf, len) : -EFAULT;
 }
