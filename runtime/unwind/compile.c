@@ -134,7 +134,8 @@ UW_INTERNAL void uw_compiled_unpack(const struct uw_arch_desc *ad,
 }
 
 UW_INTERNAL void uw_compiled_decode(const struct uw_arch_desc *ad,
-				    uint32_t rule, struct uw_compact_row *out)
+				    uint32_t rule, unsigned base,
+				    struct uw_compact_row *out)
 {
 	struct uw_compiled_unpacked u;
 	unsigned i, reg;
@@ -142,7 +143,7 @@ UW_INTERNAL void uw_compiled_decode(const struct uw_arch_desc *ad,
 	uw_compiled_unpack(ad, rule, &u);
 	*out = (struct uw_compact_row){ 0 };
 	out->cfa_kind = UW_CFA_REG_OFFSET;
-	out->cfa_reg = u.base;
+	out->cfa_reg = (uint8_t)(base < UW_NREGS ? base : u.base);
 	out->cfa_offset = u.cfa_offset;
 	out->ra_reg = ad->ra_reg;
 	out->is_cfa = UW_REG_BIT(ad->sp_reg);
@@ -304,15 +305,16 @@ static uint32_t uw_compile_unpacked(struct uw_compiler *comp, uint32_t rule,
 	       comp->unpacked_count++ << UW_COMPILED_INDEX_SHIFT;
 }
 
-/* Every pc of [lo, hi) stops at the parse: a row for the parse. */
-static int uw_compile_stops(struct uw_compiler *comp, uint64_t lo,
-			    uint64_t hi)
+/* The pcs [lo, hi) left to the parse, for why (UW_COMPILE_WHY_STOPS:
+ * every pc there stops at the parse): a row for the parse. */
+static int uw_compile_parse(struct uw_compiler *comp, uint64_t lo,
+			    uint64_t hi, enum uw_compile_why why)
 {
 	if (hi <= lo)
 		return 0;
 	comp->stats.rows++;
 	comp->stats.parse_rows++;
-	comp->stats.why[UW_COMPILE_WHY_STOPS]++;
+	comp->stats.why[why]++;
 	comp->stats.bytes += hi - lo;
 	comp->stats.parse_bytes += hi - lo;
 	return uw_compile_emit(comp, lo, hi, UW_COMPILED_PARSE);
@@ -325,10 +327,11 @@ struct uw_compile_piece {
 	int failed;
 };
 
-static int uw_compile_visit(struct uw_cursor *c, uint64_t lo, uint64_t hi,
-			    int ok, void *arg)
+/* c->state.compact_row for the pcs [lo, hi), within those p serves; ok
+ * as uw_row_each's visitor has it.  0, or 1 (out full: p->failed). */
+static int uw_compile_row(struct uw_compile_piece *p, struct uw_cursor *c,
+			  uint64_t lo, uint64_t hi, int ok)
 {
-	struct uw_compile_piece *p = arg;
 	struct uw_compiler *comp = p->comp;
 	const struct uw_arch_desc *ad = comp->state.arch_desc;
 	struct uw_compile_stats *st = &comp->stats;
@@ -337,21 +340,13 @@ static int uw_compile_visit(struct uw_cursor *c, uint64_t lo, uint64_t hi,
 	uint32_t rule = UW_COMPILED_PARSE;
 	unsigned base = UW_NREGS;
 
-	if (lo < p->lo)
-		lo = p->lo;
-	if (hi > p->hi)
-		hi = p->hi;
-	if (hi <= lo)
-		return 0;
 	if (ok == 0)
 		why = UW_COMPILE_WHY_EXPRESSION;
 	if (ok == 1) {
 		rule = uw_compile_encode(ad, &c->state.compact_row, &why,
 					 &base);
 		if (rule != UW_COMPILED_PARSE) {
-			uw_compiled_decode(ad, rule, &check);
-			if (base < UW_NREGS)
-				check.cfa_reg = (uint8_t)base;
+			uw_compiled_decode(ad, rule, base, &check);
 			if (!uw_compile_same(&check, &c->state.compact_row)) {
 				rule = UW_COMPILED_PARSE;
 				why = UW_COMPILE_WHY_OTHER;
@@ -384,6 +379,142 @@ static int uw_compile_visit(struct uw_cursor *c, uint64_t lo, uint64_t hi,
 	return 0;
 }
 
+/* The shape of the CFA expression binutils' ld writes for a lazy PLT
+ * (bfd/elf64-x86-64.c and elf32-i386.c, the PLT's eh_frame):
+ *   DW_OP_breg<sp> A; DW_OP_breg<pc> 0; DW_OP_lit15; DW_OP_and;
+ *   DW_OP_lit<K>; DW_OP_ge; DW_OP_lit<S>; DW_OP_shl; DW_OP_plus
+ * that is, the CFA is the sp plus A, plus 2^S from byte K of each
+ * 16-byte entry on (past the entry's push).  1 with A, K and S, if the
+ * row's CFA is that expression and nothing else of the row is one; else
+ * 0. */
+static int uw_compile_plt_shape(const struct uw_cursor *c, int64_t *a,
+				unsigned *k, unsigned *s)
+{
+	const struct uw_arch_desc *ad = c->state.arch_desc;
+	const struct uw_compact_row *r = &c->state.compact_row;
+	const struct uw_block *b = &c->state.row.cfa_expr;
+	const struct uw_section *sec = c->state.section;
+	static const uint8_t tail[] = { DW_OP_lit0 + 15, DW_OP_and, 0, DW_OP_ge,
+					0, DW_OP_shl, DW_OP_plus };
+	const uint8_t *x;
+	uint64_t v = 0;
+	uint32_t todo, i, n, shift = 0;
+
+	if (r->cfa_kind != UW_CFA_EXPRESSION)
+		return 0;
+	/* bound: one iteration per bit, < UW_NREGS */
+	for (todo = r->compute; todo != 0; todo &= todo - 1) {
+		i = (unsigned)__builtin_ctz(todo);
+		if (r->kind[i] == UW_RULE_EXPRESSION ||
+		    r->kind[i] == UW_RULE_VAL_EXPRESSION)
+			return 0;
+	}
+	/* breg<sp> with a SLEB128 of 1 or 2 bytes, breg<pc> 0, the tail. */
+	if (!sec || !sec->data || b->len < 2 + 2 + sizeof(tail) ||
+	    b->len > 3 + 2 + sizeof(tail) || b->len > sec->size ||
+	    b->pos > sec->size - b->len)
+		return 0;
+	x = sec->data + b->pos;
+	n = (uint32_t)(b->len - 2 - sizeof(tail));	/* breg<sp> and A */
+	if (x[0] != DW_OP_breg0 + ad->sp_reg)
+		return 0;
+	for (i = 1; i < n; i++) {	/* bound: n <= 3 */
+		v |= (uint64_t)(x[i] & 0x7f) << shift;
+		shift += 7;
+		if (!(x[i] & 0x80) != (i == n - 1))
+			return 0;
+	}
+	if (v & ((uint64_t)1 << (shift - 1)))
+		v |= ~(uint64_t)0 << shift;
+	x += n;
+	if (x[0] != DW_OP_breg0 + ad->ra_reg || x[1] != 0)
+		return 0;
+	x += 2;
+	for (i = 0; i < sizeof(tail); i++)	/* bound: sizeof(tail) */
+		if (tail[i] && x[i] != tail[i])
+			return 0;
+	if (x[2] < DW_OP_lit0 || x[2] > DW_OP_lit0 + 15 ||
+	    x[4] < DW_OP_lit0 || x[4] > DW_OP_lit0 + 8)
+		return 0;
+	*a = (int64_t)v;
+	*k = x[2] - DW_OP_lit0;
+	*s = x[4] - DW_OP_lit0;
+	return 1;
+}
+
+/* The CFA's offset from the sp at pc, by uw_compile_plt_shape's
+ * expression. */
+static int64_t uw_compile_plt_offset(uint64_t pc, int64_t a, unsigned k,
+				     unsigned s)
+{
+	return a + ((pc & 15) >= k ? (int64_t)1 << s : 0);
+}
+
+/* A PLT's row, whose CFA is uw_compile_plt_shape's expression, compiled
+ * pc by pc for the pcs [lo, hi): the sp plus the expression's value
+ * there.  The expression reads the pc itself, where the table is looked
+ * up by the lookup pc: at a pc the step does not know to be exact (a
+ * return address, the lookup pc then one below it) the expression reads
+ * the pc above the lookup pc.  So a lookup pc gets the sp's row where
+ * both pcs give the same value, and the parse where they differ (the
+ * byte before K and the entry's last byte: neither starts an
+ * instruction of a PLT entry).  The pcs are link-time, and the
+ * expression reads only their low 4 bits: an object is mapped at a page
+ * boundary (fs/binfmt_elf.c, load_bias: ELF_PAGESTART), so a runtime pc
+ * has the same.  Only for a PLT's size (UW_COMPILE_PLT_MAX bytes);
+ * larger, the parse.  1, compiled (or out full: p->failed), else 0. */
+#define UW_COMPILE_PLT_MAX 65536
+static int uw_compile_plt(struct uw_compile_piece *p, struct uw_cursor *c,
+			  uint64_t lo, uint64_t hi)
+{
+	struct uw_compact_row *r = &c->state.compact_row;
+	const struct uw_compact_row saved = *r;
+	uint64_t pc, start = lo;
+	int64_t a, off, run = 0;
+	unsigned k, s;
+	int exact_run = 0, same, rc = 0;
+
+	if (hi - lo > UW_COMPILE_PLT_MAX || !uw_compile_plt_shape(c, &a, &k, &s))
+		return 0;
+	r->cfa_kind = UW_CFA_REG_OFFSET;
+	r->cfa_reg = c->state.arch_desc->sp_reg;
+	/* bound: hi - lo <= UW_COMPILE_PLT_MAX pcs, then one more turn */
+	for (pc = lo; pc <= hi && rc == 0; pc++) {
+		off = uw_compile_plt_offset(pc, a, k, s);
+		same = off == uw_compile_plt_offset(pc + 1, a, k, s);
+		if (pc > lo && (pc == hi || same != exact_run ||
+				(same && off != run))) {
+			r->cfa_offset = run;
+			if (exact_run)
+				rc = uw_compile_row(p, c, start, pc, 1);
+			else if (uw_compile_parse(p->comp, start, pc,
+						  UW_COMPILE_WHY_PLT) < 0)
+				rc = p->failed = 1;
+			start = pc;
+		}
+		exact_run = same;
+		run = off;
+	}
+	*r = saved;
+	return 1;
+}
+
+static int uw_compile_visit(struct uw_cursor *c, uint64_t lo, uint64_t hi,
+			    int ok, void *arg)
+{
+	struct uw_compile_piece *p = arg;
+
+	if (lo < p->lo)
+		lo = p->lo;
+	if (hi > p->hi)
+		hi = p->hi;
+	if (hi <= lo)
+		return 0;
+	if (ok == 0 && uw_compile_plt(p, c, lo, hi))
+		return p->failed;
+	return uw_compile_row(p, c, lo, hi, ok);
+}
+
 /* The rows of the FDE at pos of sec for the pcs [lo, hi) that it serves;
  * pcs there it does not cover have none.  0, or -1 (out full). */
 static int uw_compile_fde(struct uw_compiler *comp, struct uw_cursor *c,
@@ -398,7 +529,7 @@ static int uw_compile_fde(struct uw_compiler *comp, struct uw_cursor *c,
 	c->work_total = 0;
 	c->stop.reason = UW_STOP_NONE;
 	if (uw_cfi_fde_at(c, sec, pos) < 0)
-		return uw_compile_stops(comp, lo, hi);
+		return uw_compile_parse(comp, lo, hi, UW_COMPILE_WHY_STOPS);
 	comp->stats.fdes++;
 	begin = c->state.fde.pc_begin;
 	end = c->state.fde.pc_end;
@@ -434,7 +565,7 @@ static int uw_compile_index_group(struct uw_compiler *comp,
 	sb = b->in_debug_frame ? &t->debug_frame : &t->eh_frame;
 	c->stop.reason = UW_STOP_NONE;
 	if (uw_cfi_fde_at(c, sa, a->pos) < 0)
-		return uw_compile_stops(comp, lo, hi);
+		return uw_compile_parse(comp, lo, hi, UW_COMPILE_WHY_STOPS);
 	a_begin = c->state.fde.pc_begin < lo ? lo : c->state.fde.pc_begin;
 	a_end = c->state.fde.pc_end > hi ? hi : c->state.fde.pc_end;
 	if (a_end <= a_begin)
@@ -589,7 +720,7 @@ UW_API int uw_compile_run(struct uw_compiler *comp, struct uw_cursor *scratch,
 			rc = uw_compile_fde(comp, c, &s->tables.eh_frame, pos,
 					    lo, hi);
 		else
-			rc = uw_compile_stops(comp, lo, hi);
+			rc = uw_compile_parse(comp, lo, hi, UW_COMPILE_WHY_STOPS);
 		if (rc < 0)
 			return -1;
 		s->next += taken;

@@ -331,8 +331,8 @@ uw_step_apply_rare(struct uw_cursor *c, const struct uw_compact_row *r,
 static __attribute__((__noinline__)) void
 uw_step_decode(struct uw_cursor *c, const struct uw_compiled_unpacked *u)
 {
-	uw_compiled_decode(c->state.arch_desc, u->rule, &c->state.compact_row);
-	c->state.compact_row.cfa_reg = u->base;
+	uw_compiled_decode(c->state.arch_desc, u->rule, u->base,
+			   &c->state.compact_row);
 }
 
 /* Compiled row rule unpacked (compile.c): the row cache's copy, or one

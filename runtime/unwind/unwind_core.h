@@ -224,6 +224,11 @@ enum uw_compile_why {
 	UW_COMPILE_WHY_SIGNAL,		/* a signal frame */
 	UW_COMPILE_WHY_STOPS,		/* the parse stops there (malformed
 					 * CFI, past a bound) */
+	UW_COMPILE_WHY_PLT,		/* a PLT entry's byte where no
+					 * instruction starts, whose CFA the
+					 * linker's expression makes other for
+					 * a return address than for the pc
+					 * (compile.c: uw_compile_plt) */
 	UW_COMPILE_WHYS
 };
 

@@ -531,9 +531,13 @@ UW_INTERNAL void uw_compiled_unpack(const struct uw_arch_desc *ad,
 				    uint32_t rule,
 				    struct uw_compiled_unpacked *out);
 /* compile.c: the compact row that rule (a compiled row) stands for, as
- * the parse would have made it but for fde_begin and fde_end (0). */
+ * the parse would have made it but for fde_begin and fde_end (0); with
+ * the CFA in base where that is a register (< UW_NREGS: a table's
+ * unpacked rule names another than its rule's, uw_compiled_unpacked.base),
+ * else in the rule's. */
 UW_INTERNAL void uw_compiled_decode(const struct uw_arch_desc *ad,
-				    uint32_t rule, struct uw_compact_row *out);
+				    uint32_t rule, unsigned base,
+				    struct uw_compact_row *out);
 
 /* row.c: uw_row_each's visitor: the row of link-time pcs [lo, hi) is
  * c->state.compact_row; ok 1 = it can be kept (no general expression),

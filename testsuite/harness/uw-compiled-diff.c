@@ -12,10 +12,11 @@
    for the same pc of another object must not serve): the step's result
    (stepped or the stop
    and its detail) and the caller's registers (which are defined, and
-   their values), CFA and pc must be the same.  Three frames a pc: every
+   their values), CFA and pc must be the same.  Four frames a pc: every
    register defined over a stack of distinct words; the callee-saved
    registers and the bp undefined; a stack that ends a few words above
-   the sp.  Prints per file the pcs, the steps that differ (the first few
+   the sp; a caller's frame, whose pc is a return address one above.
+   Prints per file the pcs, the steps that differ (the first few
    in full), and the compile's figures: rows, rows left to the parse (by
    reason), bytes a row and per object against .eh_frame, build time.
 
@@ -96,7 +97,7 @@ static struct uw_cache row_cache;
 static struct uw_cache_entry row_entries[1024];
 
 static void step(struct host *h, enum uw_arch arch, const struct uw_regs *regs,
-		 struct uw_cache *cache, struct outcome *o)
+		 bool caller, struct uw_cache *cache, struct outcome *o)
 {
 	memset(o, 0, sizeof *o);
 	if (uw_init(&cursor, arch, &ops, h, regs) != 0) {
@@ -104,6 +105,10 @@ static void step(struct host *h, enum uw_arch arch, const struct uw_regs *regs,
 		o->reason = cursor.stop.reason;
 		return;
 	}
+	/* A caller's frame: its pc a return address, its row that of the
+	   pc below it. */
+	if (caller)
+		cursor.pc_is_exact = 0;
 	cursor.cache = cache;
 	/* The rows compared, not the walk's work budget: a pc deep in a
 	   large FDE costs its parse more than UW_DEFAULT_MAX_WORK, where the
@@ -139,8 +144,12 @@ static void show(const char *what, const struct outcome *o)
 }
 
 /* The frames of one pc: 0 every register, 1 callee-saved and bp
-   undefined, 2 a stack ending 3 words above the sp. */
-#define VARIANTS 3
+   undefined, 2 a stack ending 3 words above the sp, 3 a caller's frame
+   whose return address is the pc + 1 (its lookup pc the pc: a row that
+   reads the pc itself, as a PLT's CFA does, must see the return
+   address). */
+#define VARIANTS 4
+#define VARIANT_CALLER 3
 
 static void frame_regs(enum uw_arch arch, int variant, uint64_t pc, struct uw_regs *r,
 		       struct host *h)
@@ -166,6 +175,8 @@ static void frame_regs(enum uw_arch arch, int variant, uint64_t pc, struct uw_re
 		r->defined &= ~(i386 ? UW_I386_CALLEE_SAVED : UW_X86_64_CALLEE_SAVED);
 	if (variant == 2)
 		h->hi = spv + 3 * (i386 ? 4 : 8);
+	if (variant == VARIANT_CALLER)
+		r->val[ra] = (pc + 1) & mask;
 }
 
 static bool same(const struct outcome *a, const struct outcome *b)
@@ -187,6 +198,7 @@ static const char *const why_names[UW_COMPILE_WHYS] = {
 	[UW_COMPILE_WHY_OTHER] = "other",
 	[UW_COMPILE_WHY_SIGNAL] = "signal",
 	[UW_COMPILE_WHY_STOPS] = "stops",
+	[UW_COMPILE_WHY_PLT] = "plt",
 };
 
 /* The pcs the table covers: from its base to its last row's start. */
@@ -225,9 +237,9 @@ static int check_file(struct uw_elf_cache *cache, const char *path, uint64_t eve
 		for (int v = 0; v < VARIANTS; v++) {
 			frame_regs(arch, v, pc & mask, &regs, &h);
 			h.tables = compiled;
-			step(&h, arch, &regs, &row_cache, &a);
+			step(&h, arch, &regs, v == VARIANT_CALLER, &row_cache, &a);
 			h.tables = parsed;
-			step(&h, arch, &regs, NULL, &b);
+			step(&h, arch, &regs, v == VARIANT_CALLER, NULL, &b);
 			if (v == 0 && b.work > UW_DEFAULT_MAX_WORK)
 				over++;
 			if (!same(&a, &b)) {
