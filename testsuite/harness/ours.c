@@ -581,11 +581,19 @@ space_read_scan(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
 	return false;
 }
 
-bool uw_space_read(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
-		   void *buf, size_t len)
+/* uw_space_read, inline where ours' read_mem calls it. */
+static inline __attribute__((always_inline)) bool
+space_read(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
+	   void *buf, size_t len)
 {
 	return space_read_last(sp, s, addr, buf, len) ||
 	       space_read_scan(sp, s, addr, buf, len);
+}
+
+bool uw_space_read(struct uw_space *sp, const struct uw_snapshot *s, uint64_t addr,
+		   void *buf, size_t len)
+{
+	return space_read(sp, s, addr, buf, len);
 }
 
 int uw_space_nmodules(const struct uw_space *sp)
@@ -601,8 +609,7 @@ const struct uw_module_view *uw_space_module(const struct uw_space *sp, int i)
 static int host_read_mem(void *arg, uint64_t addr, void *buf, uint32_t len)
 {
 	struct host *h = arg;
-	if (space_read_last(h->space, h->snap, addr, buf, len) ||
-	    space_read_scan(h->space, h->snap, addr, buf, len))
+	if (space_read(h->space, h->snap, addr, buf, len))
 		return 0;
 	return h->live_pid > 0 ? uw_walk_read_live(h->live_pid, addr, buf, len) : -EFAULT;
 }
