@@ -397,8 +397,7 @@ static int uw_compile_plt_shape(const struct uw_cursor *c, int64_t *a,
 	static const uint8_t tail[] = { DW_OP_lit0 + 15, DW_OP_and, 0, DW_OP_ge,
 					0, DW_OP_shl, DW_OP_plus };
 	const uint8_t *x;
-	uint64_t v = 0;
-	uint32_t todo, i, n, shift = 0;
+	uint32_t todo, i, n;
 
 	if (r->cfa_kind != UW_CFA_EXPRESSION)
 		return 0;
@@ -416,16 +415,8 @@ static int uw_compile_plt_shape(const struct uw_cursor *c, int64_t *a,
 		return 0;
 	x = sec->data + b->pos;
 	n = (uint32_t)(b->len - 2 - sizeof(tail));	/* breg<sp> and A */
-	if (x[0] != DW_OP_breg0 + ad->sp_reg)
+	if (x[0] != DW_OP_breg0 + ad->sp_reg || !uw_sleb_exact(x + 1, n - 1, a))
 		return 0;
-	for (i = 1; i < n; i++) {	/* bound: n <= 3 */
-		v |= (uint64_t)(x[i] & 0x7f) << shift;
-		shift += 7;
-		if (!(x[i] & 0x80) != (i == n - 1))
-			return 0;
-	}
-	if (v & ((uint64_t)1 << (shift - 1)))
-		v |= ~(uint64_t)0 << shift;
 	x += n;
 	if (x[0] != DW_OP_breg0 + ad->ra_reg || x[1] != 0)
 		return 0;
@@ -436,7 +427,6 @@ static int uw_compile_plt_shape(const struct uw_cursor *c, int64_t *a,
 	if (x[2] < DW_OP_lit0 || x[2] > DW_OP_lit0 + 15 ||
 	    x[4] < DW_OP_lit0 || x[4] > DW_OP_lit0 + 8)
 		return 0;
-	*a = (int64_t)v;
 	*k = x[2] - DW_OP_lit0;
 	*s = x[4] - DW_OP_lit0;
 	return 1;

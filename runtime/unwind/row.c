@@ -510,8 +510,7 @@ static int uw_row_breg(const struct uw_cursor *c, const struct uw_block *b,
 {
 	const struct uw_section *sec = c->state.section;
 	const uint8_t *p;
-	uint64_t v = 0;
-	uint32_t i, n, shift = 0;
+	uint32_t n;
 
 	if (!sec || !sec->data || b->len < 2 || b->len > 7 ||
 	    b->len > sec->size || b->pos > sec->size - b->len)
@@ -525,16 +524,9 @@ static int uw_row_breg(const struct uw_cursor *c, const struct uw_block *b,
 	if (deref && p[n] != DW_OP_deref)
 		return 0;
 	/* The SLEB128 offset must end exactly at byte n - 1. */
-	for (i = 1; i < n; i++) {		/* bound: n <= 7 */
-		v |= (uint64_t)(p[i] & 0x7f) << shift;
-		shift += 7;
-		if (!(p[i] & 0x80) != (i == n - 1))
-			return 0;
-	}
-	if (v & ((uint64_t)1 << (shift - 1)))
-		v |= ~(uint64_t)0 << shift;
+	if (!uw_sleb_exact(p + 1, n - 1, off))
+		return 0;
 	*reg = (uint8_t)(p[0] - DW_OP_breg0);
-	*off = (int64_t)v;
 	return 1;
 }
 

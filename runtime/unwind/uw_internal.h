@@ -345,6 +345,29 @@ static inline int uw_rd_sleb(struct uw_reader *r, int64_t *v)
 	*v = (int64_t)u;
 	return 0;
 }
+
+/* The SLEB128 number that fills exactly the n bytes at p (local bytes,
+ * 1 <= n <= 9): 1 and *v, or 0 if it ends before byte n - 1 or runs on
+ * past it.  For expressions matched by their exact length. */
+static inline int uw_sleb_exact(const uint8_t *p, uint32_t n, int64_t *v)
+{
+	uint64_t x = 0;
+	uint32_t i, shift = 0;
+
+	if (n < 1 || n > 9)
+		return 0;
+	for (i = 0; i < n; i++) {		/* bound: n <= 9 */
+		x |= (uint64_t)(p[i] & 0x7f) << shift;
+		shift += 7;
+		if (!(p[i] & 0x80) != (i == n - 1))
+			return 0;
+	}
+	if (x & ((uint64_t)1 << (shift - 1)))
+		x |= ~(uint64_t)0 << shift;
+	*v = (int64_t)x;
+	return 1;
+}
+
 UW_INTERNAL int uw_rd_skip(struct uw_reader *r, uint64_t n);
 /* The little-endian signed 32-bit word at p (local bytes). */
 static inline int32_t uw_le_s32(const uint8_t *p)
