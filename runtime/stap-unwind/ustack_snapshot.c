@@ -98,7 +98,8 @@ struct stp_uw_ustack_snapshot_thread {
 	u8 compat;
 	u8 ran;			/* ran while it was read (twice) */
 	u8 settled;		/* seen in its call after the session's start */
-	u8 entering;		/* polls it was seen running in its call */
+	u8 entering;		/* seen running in its call */
+	u64 entering_ns;	/* its run time (se.sum_exec_runtime) then */
 	char state;		/* task_state_to_char() */
 	int cpu;		/* running on it; -1: not running */
 	u32 ipi_ns;		/* how long the IPI held the thread */
@@ -642,13 +643,15 @@ static void stp_uw_ustack_snapshot_print(struct stp_uw_ustack_snapshot *s)
  * is still on its way; at most SETTLE_MS in all. */
 #define STP_UW_USTACK_SNAPSHOT_SETTLE_MS	5000
 
-/* How many polls a thread seen running inside a system call it has not
- * returned from is waited for: one woken by the session's start and back
- * in its restarted call has yet to sleep there (under TCG its vCPU may
- * not run for a while: seen so, a thread in pause() was read on its way
- * in, without the pause frame); one that works in its calls all the time
- * is taken as it is after that. */
-#define STP_UW_USTACK_SNAPSHOT_ENTERING_POLLS	16
+/* How long a thread seen running inside a system call it has not
+ * returned from is waited for, in its own run time: one woken by the
+ * session's start and back in its restarted call has yet to sleep there,
+ * and needs little CPU time to do so, however long it waits for a CPU
+ * (under TCG, on a loaded host, a vCPU can stand still for tens of ms:
+ * counted in polls, a thread in pause() was read on its way in, without
+ * the pause frame).  One that works in its calls all the time is taken
+ * as it is once it has run this long. */
+#define STP_UW_USTACK_SNAPSHOT_ENTERING_RUN_MS	100
 
 enum stp_uw_ustack_snapshot_way {
 	STP_UW_WAY_SETTLED,	/* asleep, or in user code */
@@ -680,10 +683,29 @@ stp_uw_ustack_snapshot_way(struct task_struct *t)
 	return STP_UW_WAY_ENTERING;
 }
 
+/* Whether rec, seen entering its call, has run ENTERING_RUN_MS since it
+ * was first seen so.  Its run time is brought up to date at each tick
+ * and switch, so a thread that runs is not undercounted by more than a
+ * tick. */
+static bool
+stp_uw_ustack_snapshot_entered(struct stp_uw_ustack_snapshot_thread *rec)
+{
+	u64 ran = READ_ONCE(rec->task->se.sum_exec_runtime);
+
+	if (!rec->entering) {
+		rec->entering = 1;
+		rec->entering_ns = ran;
+		return false;
+	}
+	return ran - rec->entering_ns >=
+		STP_UW_USTACK_SNAPSHOT_ENTERING_RUN_MS * NSEC_PER_MSEC;
+}
+
 /* Wait for the session's start to end, then until each thread has been
  * seen once not on its way (a thread that makes system calls all the time
  * is seen so soon enough; none is waited for twice), nor entering its
- * call for fewer than ENTERING_POLLS polls.  Returns the ms waited. */
+ * call with less than ENTERING_RUN_MS of its own run time spent there
+ * since first seen so.  Returns the ms waited. */
 static unsigned
 stp_uw_ustack_snapshot_settle(struct stp_uw_ustack_snapshot *s)
 {
@@ -709,8 +731,7 @@ stp_uw_ustack_snapshot_settle(struct stp_uw_ustack_snapshot *s)
 					pending++;
 					break;
 				case STP_UW_WAY_ENTERING:
-					if (rec->entering++ <
-					    STP_UW_USTACK_SNAPSHOT_ENTERING_POLLS) {
+					if (!stp_uw_ustack_snapshot_entered(rec)) {
 						pending++;
 						break;
 					}
