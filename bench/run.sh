@@ -148,6 +148,8 @@ time_run "in order, compiled tables" --in-order $snaps
 time_run "in order, ours interpreted" --in-order --no-compiled $snaps
 time_run "new rows (rows forgotten before each unwind), compiled tables" --new-rows $snaps
 time_run "new rows, ours interpreted" --new-rows --no-compiled $snaps
+echo "== steps by object: where each object's rows came from, and what its compiled table leaves to the interpreter"
+"$bench" --reps 1 --only ours $snaps | grep -E '^objects?:'
 time_run "the floor: frame-pointer walk, warm, on uwt-{64,32}-O2-fp-pie" --fp $snapfp
 time_run "the floor, in order" --fp --in-order $snapfp
 time_run "the floor, warm, ours by uw_step_many" --fp --step-many $snapfp

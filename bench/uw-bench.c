@@ -671,6 +671,60 @@ static void time_peers(int reps)
 	       full, marked, uncompiled);
 }
 
+/* Share of part in whole, in percent. */
+static double percent(unsigned long long part, unsigned long long whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static int cmp_object_steps(const void *a, const void *b)
+{
+	const struct uw_object_steps *x = a, *y = b;
+
+	return x->steps < y->steps ? 1 : x->steps > y->steps ? -1 : strcmp(x->path, y->path);
+}
+
+/* Ours' steps of one more walk of every snapshot, by the object each
+   stepped out of: where their rows came from, and the share of the
+   object's compiled rows, and of its code, that fall back to the
+   interpreter (kept whole, or left to the parse). */
+#define MAX_OBJECTS 64
+static void report_objects(void)
+{
+	static struct uw_object_steps objs[MAX_OBJECTS];
+	int n = 0;
+
+	for (int i = 0; i < nsamples; i++)	/* bound: nsamples */
+		uw_ours_object_steps(samples[i].proc->space, &samples[i].snap, true, objs,
+				     MAX_OBJECTS, &n);
+	qsort(objs, (size_t)n, sizeof *objs, cmp_object_steps);
+	printf("objects: ours, one walk of each snapshot: steps out of each object's frames by"
+	       " where their row came from; its compiled rows and code kept whole or left to"
+	       " the parse\n");
+	for (int i = 0; i < n; i++) {	/* bound: n <= MAX_OBJECTS */
+		const struct uw_object_steps *o = &objs[i];
+		const struct uw_compile_stats *r = o->rows;
+		char rows[160] = "not compiled";
+
+		if (r)
+			snprintf(rows, sizeof rows,
+				 "%u rows: whole %.2f%%, parse %.2f%%; code whole %.2f%%, parse %.2f%%",
+				 r->rows, percent(r->full_rows, r->rows),
+				 percent(r->parse_rows, r->rows), percent(r->full_bytes, r->bytes),
+				 percent(r->parse_bytes, r->bytes));
+		printf("object: %7llu steps: compact %6.2f%%, whole %5.2f%%, parse %5.2f%%,"
+		       " not compiled %6.2f%%, other %5.2f%% | %s | %s\n", o->steps,
+		       percent(o->compiled, o->steps), percent(o->full, o->steps),
+		       percent(o->marked, o->steps), percent(o->uncompiled, o->steps),
+		       percent(o->steps - o->compiled - o->full - o->marked - o->uncompiled,
+			       o->steps),
+		       rows, o->path);
+	}
+	if (n == MAX_OBJECTS)
+		printf("objects: the room for %d objects is full: the steps of any further object"
+		       " are not counted\n", MAX_OBJECTS);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: uw-bench [--reps N] [--callgrind | --pages] [--in-order] [--no-compiled]"
@@ -780,6 +834,7 @@ int main(int argc, char **argv)
 	} else {
 		report_agreement();
 		time_peers(reps);
+		report_objects();
 	}
 	for (int k = 0; k < nprocs; k++)
 		if (procs[k]->vdso_path[0])

@@ -497,22 +497,35 @@ static int walk_by_step_many(struct uw_cursor *c, struct uw_frame *out, int max)
 	return n;
 }
 
+/* The start of every walk of a snapshot here: its registers, the
+   policy (every method, with fp_fallback) and the row cache.  0, or
+   uw_init's failure (c->stop says why). */
+static int walk_start(struct uw_cursor *c, const struct uw_snapshot *s,
+		      const struct uw_host_ops *ops, void *host, bool fp_fallback,
+		      struct uw_cache *cache)
+{
+	enum uw_arch arch = s->arch == 64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
+	struct uw_regs regs;
+
+	uw_regs_from_pt_regs(&regs, arch, (const uw_pt_regs *)&s->regs,
+			     arch == UW_ARCH_X86_64 ? UW_X86_64_ALL : UW_I386_ALL);
+	if (uw_init(c, arch, ops, host, &regs) != 0)
+		return -1;
+	if (fp_fallback)
+		c->policy |= UW_POLICY_ALL;
+	c->cache = cache;
+	return 0;
+}
+
 int uw_walk_snapshot(struct uw_cursor *c, struct uw_walk *w, const struct uw_snapshot *s,
 		     const struct uw_host_ops *ops, void *host, bool fp_fallback,
 		     struct uw_cache *cache, struct uw_frame *out, int max,
 		     struct uw_ours_result *res)
 {
-	enum uw_arch arch = s->arch == 64 ? UW_ARCH_X86_64 : UW_ARCH_I386;
-	struct uw_regs regs;
 	int n = 0;
 
-	uw_regs_from_pt_regs(&regs, arch, (const uw_pt_regs *)&s->regs,
-			     arch == UW_ARCH_X86_64 ? UW_X86_64_ALL : UW_I386_ALL);
 	memset(res, 0, sizeof *res);
-	if (uw_init(c, arch, ops, host, &regs) == 0) {
-		if (fp_fallback)
-			c->policy |= UW_POLICY_ALL;
-		c->cache = cache;
+	if (walk_start(c, s, ops, host, fp_fallback, cache) == 0) {
 		if (ops->trace || !step_many_on)
 			n = walk_by_step(c, w, out, max);
 		else
@@ -783,22 +796,32 @@ void uw_ours_forget_rows(void)
 		uw_cache_forget_rows(walk_cache());
 }
 
+/* The row cache for a walk of space sp, or NULL when it is off. */
+static struct uw_cache *walk_cache_for(const struct uw_space *sp)
+{
+	struct uw_cache *cache = walk_cache();
+
+	if (!row_cache_on)
+		return NULL;
+	if (!cache->state.entries)
+		uw_cache_init(cache, row_cache_entries, ROW_CACHE_ENTRIES);
+	/* Its tables hold for as long as the space lives. */
+	cache->space = sp->id;
+	return cache;
+}
+
 int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_pid,
 		   bool fp_fallback, struct uw_frame *out, int max, struct uw_ours_result *res)
 {
 	static __thread struct uw_cursor cursor; /* ~12 KiB: keep it off the stack */
 	struct uw_cursor *c = paged_cursor ? paged_cursor : &cursor;
-	struct uw_cache *cache = walk_cache();
+	struct uw_cache *cache = walk_cache_for(sp);
 	struct host h = { sp, s, live_pid, { false } };
 
-	if (row_cache_on && !cache->state.entries)
-		uw_cache_init(cache, row_cache_entries, ROW_CACHE_ENTRIES);
-	/* Its tables hold for as long as the space lives. */
-	cache->space = sp->id;
 	if (paged_cursor)
 		pages_close();
 	int n = uw_walk_snapshot(c, &h.walk, s, trace_on ? &host_ops : &host_ops_untraced,
-				 &h, fp_fallback, row_cache_on ? cache : NULL, out, max, res);
+				 &h, fp_fallback, cache, out, max, res);
 	if (paged_cursor)
 		pages_open();
 
@@ -807,4 +830,53 @@ int uw_ours_unwind(struct uw_space *sp, const struct uw_snapshot *s, pid_t live_
 	steps_marked += c->steps_marked;
 	steps_uncompiled += c->steps_uncompiled;
 	return n;
+}
+
+/* The entry of objs[0, *n) for module m, added if there is room; NULL
+   for no module, or no room. */
+static struct uw_object_steps *object_entry(struct uw_object_steps *objs, int max, int *n,
+					    const struct module *m)
+{
+	int i;
+
+	if (!m)
+		return NULL;
+	for (i = 0; i < *n; i++)	/* bound: *n <= max */
+		if (strcmp(objs[i].path, m->view.path) == 0)
+			return &objs[i];
+	if (*n == max)
+		return NULL;
+	objs[*n] = (struct uw_object_steps){
+		.path = m->view.path,
+		.rows = m->image && m->image->compiled ? &m->image->compile_stats : NULL,
+	};
+	return &objs[(*n)++];
+}
+
+void uw_ours_object_steps(struct uw_space *sp, const struct uw_snapshot *s, bool fp_fallback,
+			  struct uw_object_steps *objs, int max, int *n)
+{
+	static struct uw_cursor c;
+	struct host h = { sp, s, 0, { false } };
+	int depth;
+
+	if (walk_start(&c, s, &host_ops_untraced, &h, fp_fallback, walk_cache_for(sp)) != 0)
+		return;
+	for (depth = 0; depth < UW_MAX_FRAMES; depth++) {	/* bound: UW_MAX_FRAMES */
+		const uint64_t pc = uw_pc(&c) - (c.pc_is_exact ? 0 : 1);
+		const uint32_t compiled = c.steps_compiled, full = c.steps_full;
+		const uint32_t marked = c.steps_marked, uncompiled = c.steps_uncompiled;
+		struct uw_object_steps *o = object_entry(objs, max, n, find_module(sp, pc));
+		int rc = uw_step(&c);
+
+		if (o) {
+			o->compiled += c.steps_compiled - compiled;
+			o->full += c.steps_full - full;
+			o->marked += c.steps_marked - marked;
+			o->uncompiled += c.steps_uncompiled - uncompiled;
+			o->steps++;
+		}
+		if (rc != 1)
+			break;
+	}
 }

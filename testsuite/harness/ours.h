@@ -69,6 +69,22 @@ void uw_ours_row_cache_stats(unsigned long long *hits, unsigned long long *misse
    steps_uncompiled). */
 void uw_ours_step_stats(unsigned long long *compiled, unsigned long long *full,
 			unsigned long long *marked, unsigned long long *uncompiled);
+/* One object's steps, by where their CFI row came from (as
+   uw_ours_step_stats), and what its compiled table holds (rows: NULL
+   where it has none).  steps counts every step out of a frame of the
+   object, those by other methods (signal frames found by their code,
+   code without CFI, frame pointers) and those that stopped too. */
+struct uw_object_steps {
+	const char *path;
+	const struct uw_compile_stats *rows;
+	unsigned long long steps, compiled, full, marked, uncompiled;
+};
+/* Walk s once more by uw_step, with the caches as they stand, and add
+   each step to the entry of objs[0, *n) of the object whose code holds
+   its frame's lookup pc (a new entry for an object not there yet, while
+   *n < max; steps at pcs no object holds are not counted). */
+void uw_ours_object_steps(struct uw_space *sp, const struct uw_snapshot *s, bool fp_fallback,
+			  struct uw_object_steps *objs, int max, int *n);
 /* Forget the row cache's rows, keeping its tables and their parsed CIEs
    (uw_cache_forget_rows): the next unwind parses every row, as a
    sampler's step at a pc never seen, in modules seen before. */
