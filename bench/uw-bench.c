@@ -694,9 +694,14 @@ static void report_objects(void)
 	static struct uw_object_steps objs[MAX_OBJECTS];
 	int n = 0;
 
-	for (int i = 0; i < nsamples; i++)	/* bound: nsamples */
+	int differ = 0;
+
+	for (int i = 0; i < nsamples; i++) {	/* bound: nsamples */
 		uw_ours_object_steps(samples[i].proc->space, &samples[i].snap, true, objs,
 				     MAX_OBJECTS, &n);
+		uw_ours_object_counts(samples[i].proc->space, &samples[i].snap, true, objs,
+				      MAX_OBJECTS, &n);
+	}
 	qsort(objs, (size_t)n, sizeof *objs, cmp_object_steps);
 	printf("objects: ours, one walk of each snapshot: steps out of each object's frames by"
 	       " where their row came from; its compiled rows and code kept whole or left to"
@@ -723,6 +728,25 @@ static void report_objects(void)
 	if (n == MAX_OBJECTS)
 		printf("objects: the room for %d objects is full: the steps of any further object"
 		       " are not counted\n", MAX_OBJECTS);
+	/* The same walks by uw_step_many, counted by the core in each
+	   object's tables (what the kernel's uw_vma_object_steps() reads),
+	   against the steps above, told apart by frame. */
+	for (int i = 0; i < n; i++) {	/* bound: n <= MAX_OBJECTS */
+		const struct uw_object_steps *o = &objs[i];
+		const struct uw_step_counts *k = &o->counted;
+
+		if (k->compiled == o->compiled && k->full == o->full && k->marked == o->marked &&
+		    k->uncompiled == o->uncompiled)
+			continue;
+		differ++;
+		printf("objects: %s: its tables counted compact %llu, whole %llu, parse %llu,"
+		       " not compiled %llu; its frames' steps %llu, %llu, %llu, %llu\n", o->path,
+		       (unsigned long long)k->compiled, (unsigned long long)k->full,
+		       (unsigned long long)k->marked, (unsigned long long)k->uncompiled,
+		       o->compiled, o->full, o->marked, o->uncompiled);
+	}
+	printf("objects: the counts of each object's tables %s the steps by frame"
+	       " (%d of %d objects differ)\n", differ ? "differ from" : "agree with", differ, n);
 }
 
 static int usage(void)

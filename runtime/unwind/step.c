@@ -467,17 +467,17 @@ int uw_step_not_compact(struct uw_cursor *c, const struct uw_compiled_table *t,
 	int64_t full;
 
 	if (rule == UW_COMPILED_NONE) {
-		c->steps_compiled++;
+		UW_COUNT_STEPS(c, compiled, 1);
 		return 0;
 	}
 	full = uw_compiled_full(rule);
 	if (full >= 0 && (uint64_t)full < t->full_count) {
-		c->steps_full++;
+		UW_COUNT_STEPS(c, full, 1);
 		uw_step_trace(c, UW_TR_FDE, t->full[full].fde_begin,
 			      t->full[full].fde_end);
 		return uw_step_apply_rare(c, &t->full[full], out);
 	}
-	c->steps_marked++;
+	UW_COUNT_STEPS(c, marked, 1);
 	return 2;
 }
 
@@ -535,7 +535,7 @@ int uw_step_compiled(struct uw_cursor *c, const struct uw_compiled_table *t,
 	u = uw_step_compiled_row(c, t, lookup, &rule);
 	if (!u)
 		return uw_step_not_compact(c, t, rule, out);
-	c->steps_compiled++;
+	UW_COUNT_STEPS(c, compiled, 1);
 	if (__builtin_expect(c->state.trace != NULL, 0))
 		uw_step_trace_compiled(c, t, (lookup - c->state.tables->bias) &
 					     c->state.arch_desc->addr_mask);
@@ -596,7 +596,7 @@ static int uw_step_cfi(struct uw_cursor *c, uint64_t lookup,
 		if (rc != 2)
 			return rc;
 	} else {
-		c->steps_uncompiled++;
+		UW_COUNT_STEPS(c, uncompiled, 1);
 	}
 	return 2;
 }
@@ -854,10 +854,10 @@ static __attribute__((__noinline__)) int uw_step_fast_full(struct uw_cursor *c)
 	if (__builtin_expect(c->state.trace != NULL, 0))
 		uw_step_fast_trace(c, c->state.tables->bias, lookup);
 	if (full < 0 || (uint64_t)full >= t->full_count) {
-		c->steps_marked++;
+		UW_COUNT_STEPS(c, marked, 1);
 		return UW_FAST_PARSE;
 	}
-	c->steps_full++;
+	UW_COUNT_STEPS(c, full, 1);
 	uw_step_trace(c, UW_TR_FDE, t->full[full].fde_begin,
 		      t->full[full].fde_end);
 	return uw_step_finish(c, uw_step_apply_rare(c, &t->full[full],
@@ -885,6 +885,11 @@ struct uw_fast_walk {
 	 * compiled table if it is of the walk's architecture. */
 	uint64_t lo, span;
 	const struct uw_compiled_table *t;
+	/* Their host's counts of their steps (uw_tables.steps; NULL: none),
+	 * and the first step of this run they served: the steps from it on
+	 * are counted there when the walk leaves them (uw_fast_count). */
+	struct uw_step_counts *steps;
+	uint32_t from;
 };
 
 /* w's tables: c->state.tables, as uw_tables_known left them. */
@@ -897,6 +902,18 @@ void uw_fast_tables(const struct uw_cursor *c, struct uw_fast_walk *w)
 	w->lo = tb->pc_lo;
 	w->span = c->state.tables_reusable ? tb->pc_hi - tb->pc_lo : 0;
 	w->t = t && t->arch == (uint8_t)c->arch ? t : NULL;
+	w->steps = tb->steps;
+}
+
+/* The steps before step n of this run were served by w's tables: into
+ * their host's counts (the cursor's are counted at the end of the run,
+ * uw_fast_commit), before w takes other tables. */
+static inline __attribute__((__always_inline__))
+void uw_fast_count(struct uw_fast_walk *w, uint32_t n)
+{
+	if (w->steps)
+		w->steps->compiled += n - w->from;
+	w->from = n;
 }
 
 /* w from the cursor, for at most max steps. */
@@ -917,17 +934,20 @@ void uw_fast_load(const struct uw_cursor *c, struct uw_fast_walk *w,
 	w->lookup = uw_step_lookup(c);
 	w->cfa = c->depth > 0 ? c->cfa : 0;
 	w->limit = left;
+	w->from = 0;
 	uw_fast_tables(c, w);
 }
 
 /* The taken steps of w into the cursor: each as uw_step_general would
- * leave it, one unit of work and a compiled row. */
+ * leave it, one unit of work and a compiled row; those of w's tables
+ * into their host's counts too. */
 static inline __attribute__((__always_inline__))
-void uw_fast_commit(struct uw_cursor *c, const struct uw_fast_walk *w,
+void uw_fast_commit(struct uw_cursor *c, struct uw_fast_walk *w,
 		    uint32_t taken)
 {
 	if (!taken)
 		return;
+	uw_fast_count(w, taken);
 	c->pc = (w->lookup + 1) & c->state.arch_desc->addr_mask;
 	c->sp = w->cfa;
 	c->cfa = w->cfa;
@@ -941,16 +961,18 @@ void uw_fast_commit(struct uw_cursor *c, const struct uw_fast_walk *w,
 
 /* A fast step's caller, at lookup pc next, in tables other than w's:
  * those found before, which become w's (0), else -1 and nothing has
- * changed (uw_tables_known).  The step is then sure to be taken, and a
- * traced one makes its row's events, of the tables it leaves. */
+ * changed (uw_tables_known).  The step, step n of this run, is then sure
+ * to be taken, counted in the tables it leaves, and a traced one makes
+ * its row's events, of those tables. */
 static inline __attribute__((__always_inline__))
 int uw_fast_caller_tables(struct uw_cursor *c, struct uw_fast_walk *w,
-			  uint64_t next, uint64_t cfa)
+			  uint64_t next, uint64_t cfa, uint32_t n)
 {
 	const uint64_t bias = c->state.tables->bias;
 
 	if (uw_tables_known(c, next) < 0)
 		return -1;
+	uw_fast_count(w, n + 1);
 	if (__builtin_expect(c->state.trace != NULL, 0))
 		uw_step_fast_trace_row(c, w->t, bias, w->lookup, cfa);
 	uw_fast_tables(c, w);
@@ -1021,6 +1043,7 @@ uint32_t uw_step_fast_run(struct uw_cursor *c, struct uw_stepped_frame *out,
 				end = 0;
 				break;
 			}
+			uw_fast_count(&w, n);
 			uw_fast_tables(c, &w);
 		}
 		if (!w.t) {
@@ -1029,7 +1052,7 @@ uint32_t uw_step_fast_run(struct uw_cursor *c, struct uw_stepped_frame *out,
 			if (__builtin_expect(c->state.trace != NULL, 0))
 				uw_step_fast_trace(c, c->state.tables->bias,
 						   w.lookup);
-			c->steps_uncompiled++;
+			UW_COUNT_STEPS(c, uncompiled, 1);
 			c->state.fast_end = UW_FAST_PARSE;
 			return n;
 		}
@@ -1052,7 +1075,7 @@ uint32_t uw_step_fast_run(struct uw_cursor *c, struct uw_stepped_frame *out,
 						       w.lookup, cfa);
 			c->work = 1;
 			c->work_total++;
-			c->steps_compiled++;
+			UW_COUNT_STEPS(c, compiled, 1);
 			c->state.tables_for_pc = 1;
 			c->frame_cfa = cfa;
 			uw_fail(c, UW_STOP_END_OF_STACK, 0);
@@ -1087,7 +1110,7 @@ uint32_t uw_step_fast_run(struct uw_cursor *c, struct uw_stepped_frame *out,
 						       c->state.tables->bias,
 						       w.lookup, cfa);
 		} else if (uw_fast_caller_tables(c, &w, (ra - 1) & mask,
-						 cfa) < 0) {
+						 cfa, n) < 0) {
 			end = 0;
 			break;
 		}

@@ -104,6 +104,12 @@ struct uw_index_entry {
 	uint8_t in_debug_frame;	/* its section: 1 .debug_frame, 0 .eh_frame */
 };
 
+/* Steps by where their CFI row came from (uw_cursor.steps_compiled, and
+ * the same four for one object's tables: uw_tables.steps). */
+struct uw_step_counts {
+	uint64_t compiled, full, marked, uncompiled;
+};
+
 struct uw_tables {
 	/* Optional: every FDE of eh_frame and debug_frame, sorted by
 	 * pc_begin (uw_index_build).  When present it is the only lookup:
@@ -158,6 +164,12 @@ struct uw_tables {
 	 * explain (nocfi.c) then takes the frame-pointer chain, whatever
 	 * the cursor's policy. */
 	uint8_t keeps_frame_pointer;
+	/* Optional: where the host counts the steps these tables serve, by
+	 * where their row came from, as the cursor counts every step
+	 * (uw_cursor.steps_compiled ...): the object's own share.  Only the
+	 * unwinding thread writes it while the tables are in hand (a kernel
+	 * host gives each CPU its own). */
+	struct uw_step_counts *steps;
 };
 
 /* ------------------------------------------------------------------ */

@@ -232,6 +232,19 @@ static inline uint32_t uw_work_left(const struct uw_cursor *c)
 	return c->max_work - c->work_total;
 }
 
+/* n steps of one kind (compiled, full, marked, uncompiled: struct
+ * uw_step_counts) whose rows the tables c->state.tables gave: counted in
+ * the cursor and, where the host keeps them, in those tables' own. */
+#define UW_COUNT_STEPS(c, kind, n)					\
+	do {								\
+		struct uw_step_counts *const uw_counts_ =		\
+			(c)->state.tables->steps;			\
+									\
+		(c)->steps_##kind += (n);				\
+		if (uw_counts_)						\
+			uw_counts_->kind += (n);			\
+	} while (0)
+
 /* Spend n units of the unwind's work budget (cursor.max_work, see "Work
  * bounds" in unwind_core.h): 0, or -1 with UW_STOP_WORK_LIMIT when they
  * are not left.  Nothing is spent then, so work_total never passes

@@ -280,6 +280,8 @@ struct module {
 	struct elf_image *image;
 	struct uw_tables tables;
 	bool has_tables;
+	struct uw_step_counts steps;	/* the core's counts of the steps its
+					   tables served (tables.steps) */
 };
 
 struct uw_space {
@@ -378,6 +380,7 @@ struct uw_space *uw_space_new(struct uw_elf_cache *cache, const struct uw_snapsh
 			.pc_lo = m->start, .pc_hi = m->end, .compiled = im->compiled,
 			/* As the kernel's host: its vDSO keeps frame pointers. */
 			.keeps_frame_pointer = strcmp(m->path, "[vdso]") == 0,
+			.steps = &mod->steps,
 		};
 		mod->has_tables = im->eh_frame.size || im->eh_frame_hdr.size || im->debug_frame.size;
 		sp->nmodules++;
@@ -879,4 +882,48 @@ void uw_ours_object_steps(struct uw_space *sp, const struct uw_snapshot *s, bool
 		if (rc != 1)
 			break;
 	}
+}
+
+void uw_ours_object_counts(struct uw_space *sp, const struct uw_snapshot *s, bool fp_fallback,
+			   struct uw_object_steps *objs, int max, int *n)
+{
+	static struct uw_cursor c;
+	static struct uw_stepped_frame frames[UW_MAX_FRAMES];
+	struct uw_step_counts *before = calloc((size_t)sp->nmodules + 1, sizeof *before);
+	struct host h = { sp, s, 0, { false } };
+	uint32_t got = 0;
+	int i;
+
+	if (!before)
+		return;
+	for (i = 0; i < sp->nmodules; i++)	/* bound: nmodules */
+		before[i] = sp->modules[i].steps;
+	if (walk_start(&c, s, &host_ops_untraced, &h, fp_fallback, walk_cache_for(sp)) != 0) {
+		free(before);
+		return;
+	}
+	/* bound: UW_MAX_FRAMES frames, at least one a call until the end */
+	while (got < UW_MAX_FRAMES) {
+		uint32_t more = uw_step_many(&c, frames + got, UW_MAX_FRAMES - got);
+
+		got += more;
+		if (more == 0 || c.stop.reason != UW_STOP_NONE)
+			break;
+	}
+	for (i = 0; i < sp->nmodules; i++) {	/* bound: nmodules */
+		const struct uw_step_counts *now = &sp->modules[i].steps;
+		struct uw_object_steps *o;
+
+		if (now->compiled == before[i].compiled && now->full == before[i].full &&
+		    now->marked == before[i].marked && now->uncompiled == before[i].uncompiled)
+			continue;
+		o = object_entry(objs, max, n, &sp->modules[i]);
+		if (!o)
+			continue;
+		o->counted.compiled += now->compiled - before[i].compiled;
+		o->counted.full += now->full - before[i].full;
+		o->counted.marked += now->marked - before[i].marked;
+		o->counted.uncompiled += now->uncompiled - before[i].uncompiled;
+	}
+	free(before);
 }

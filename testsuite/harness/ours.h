@@ -78,6 +78,7 @@ struct uw_object_steps {
 	const char *path;
 	const struct uw_compile_stats *rows;
 	unsigned long long steps, compiled, full, marked, uncompiled;
+	struct uw_step_counts counted;	/* uw_ours_object_counts' */
 };
 /* Walk s once more by uw_step, with the caches as they stand, and add
    each step to the entry of objs[0, *n) of the object whose code holds
@@ -85,6 +86,11 @@ struct uw_object_steps {
    *n < max; steps at pcs no object holds are not counted). */
 void uw_ours_object_steps(struct uw_space *sp, const struct uw_snapshot *s, bool fp_fallback,
 			  struct uw_object_steps *objs, int max, int *n);
+/* The same walk by uw_step_many, the steps counted by the core itself in
+   the counts of the tables that served them (uw_tables.steps), added to
+   the objects' counted: what a kernel host's counts per object say. */
+void uw_ours_object_counts(struct uw_space *sp, const struct uw_snapshot *s, bool fp_fallback,
+			   struct uw_object_steps *objs, int max, int *n);
 /* Forget the row cache's rows, keeping its tables and their parsed CIEs
    (uw_cache_forget_rows): the next unwind parses every row, as a
    sampler's step at a pc never seen, in modules seen before. */
