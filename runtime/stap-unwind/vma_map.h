@@ -44,6 +44,10 @@ struct stp_uw_mapping {
 	/* The object's tables compiled (uw_tables.compiled), valid as path
 	 * is; NULL: none. */
 	const struct uw_compiled_table *compiled;
+	uint32_t compiled_parse_rows;	/* of those, left to the parse */
+	/* The object's step counts (struct stp_uw_obj), valid as path is;
+	 * NULL: none. */
+	struct uw_step_counts __percpu *steps;
 	unsigned long generation;	/* changes whenever this process's
 					 * map changes (row-cache key) */
 };

@@ -168,6 +168,13 @@ static struct stp_uw_obj *stp_uw_obj_get(struct file *f, char *pathbuf)
 	if (!o)
 		return NULL;
 	o->charged = size;
+	if (stp_uw_vma_charge(STP_UW_OBJ_STEPS_BYTES) == 0) {
+		o->steps = alloc_percpu(struct uw_step_counts);
+		if (o->steps)
+			o->charged += STP_UW_OBJ_STEPS_BYTES;
+		else
+			stp_uw_vma_uncharge(STP_UW_OBJ_STEPS_BYTES);
+	}
 	memcpy(o->path, path, len + 1);
 	o->dev = ino->i_sb->s_dev;
 	o->ino = ino->i_ino;
@@ -189,6 +196,7 @@ static void stp_uw_obj_free_rcu(struct rcu_head *head)
 
 	kvfree(o->index);
 	kvfree(o->compiled);
+	free_percpu(o->steps);
 	kfree(o);
 }
 

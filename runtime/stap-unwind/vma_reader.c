@@ -79,6 +79,8 @@ static int stp_uw_vma_find(struct task_struct *tsk, unsigned long addr,
 	memcpy(out->build_id, m->obj->build_id, m->obj->build_id_len);
 	out->index = m->obj->index;
 	out->compiled = m->obj->compiled ? &m->obj->compiled->table : NULL;
+	out->compiled_parse_rows = m->obj->compiled ? m->obj->compiled->parse_rows : 0;
+	out->steps = m->obj->steps;
 	out->generation = s->generation;
 	rc = 0;
 out:

@@ -72,9 +72,17 @@ struct stp_uw_obj {
 	struct stp_uw_eh_index *index;
 	/* Its tables compiled, as probes find them; NULL: not compiled. */
 	struct stp_uw_compiled *compiled;
+	/* The steps of user walks its tables served, by where their row
+	 * came from (the core counts them: uw_tables.steps), each CPU's
+	 * apart; read by uw_vma_object_steps().  NULL: none could be
+	 * allocated (then nothing is counted, and it says so). */
+	struct uw_step_counts __percpu *steps;
 	size_t charged;
 	char path[];			/* NUL-terminated, exact length */
 };
+
+/* What an object's step counts are charged (struct stp_uw_obj, steps). */
+#define STP_UW_OBJ_STEPS_BYTES	(sizeof(struct uw_step_counts) * nr_cpu_ids)
 
 /* The extents of an object that probes read (vma_resident.c). */
 #define STP_UW_OBJ_EXTENTS	2

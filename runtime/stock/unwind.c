@@ -342,6 +342,7 @@ static __attribute__((__noinline__)) int stp_uw_tracked_find(struct stp_uw_host 
 	t->ident = stp_uw_tables_ident(&vm);
 	t->index = vm.index;
 	t->compiled = vm.compiled;
+	t->steps = vm.steps;
 	return 0;
 }
 
@@ -411,6 +412,10 @@ static int stp_uw_tables_tracked(struct stp_uw_host *host, unsigned long pc,
 	}
 	/* Compiled from these same tables, in process context. */
 	out->compiled = vm->compiled;
+	/* This CPU's counts: a walk runs in a probe's context, with
+	 * preemption off, and the tables kept across walks are this CPU's
+	 * context's (uc). */
+	out->steps = vm->steps ? this_cpu_ptr(vm->steps) : NULL;
 	out->module = vm->path;
 	out->pc_lo = vm->start;
 	out->pc_hi = vm->end;

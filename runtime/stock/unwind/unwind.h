@@ -113,6 +113,7 @@ struct stp_uw_tracked {
 	u64 ident;
 	const struct stp_uw_eh_index *index;	/* see struct stp_uw_mapping */
 	const struct uw_compiled_table *compiled;	/* (the same) */
+	struct uw_step_counts __percpu *steps;		/* (the same) */
 };
 
 /* Host state of one unwind (the core's host pointer). */
