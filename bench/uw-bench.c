@@ -692,9 +692,7 @@ static int cmp_object_steps(const void *a, const void *b)
 static void report_objects(void)
 {
 	static struct uw_object_steps objs[MAX_OBJECTS];
-	int n = 0;
-
-	int differ = 0;
+	int n = 0, differ = 0;
 
 	for (int i = 0; i < nsamples; i++) {	/* bound: nsamples */
 		uw_ours_object_steps(samples[i].proc->space, &samples[i].snap, true, objs,
@@ -708,6 +706,7 @@ static void report_objects(void)
 	       " the parse\n");
 	for (int i = 0; i < n; i++) {	/* bound: n <= MAX_OBJECTS */
 		const struct uw_object_steps *o = &objs[i];
+		const struct uw_step_counts *f = &o->by_frame;
 		const struct uw_compile_stats *r = o->rows;
 		char rows[160] = "not compiled";
 
@@ -719,9 +718,9 @@ static void report_objects(void)
 				 percent(r->parse_bytes, r->bytes));
 		printf("object: %7llu steps: compact %6.2f%%, whole %5.2f%%, parse %5.2f%%,"
 		       " not compiled %6.2f%%, other %5.2f%% | %s | %s\n", o->steps,
-		       percent(o->compiled, o->steps), percent(o->full, o->steps),
-		       percent(o->marked, o->steps), percent(o->uncompiled, o->steps),
-		       percent(o->steps - o->compiled - o->full - o->marked - o->uncompiled,
+		       percent(f->compiled, o->steps), percent(f->full, o->steps),
+		       percent(f->marked, o->steps), percent(f->uncompiled, o->steps),
+		       percent(o->steps - f->compiled - f->full - f->marked - f->uncompiled,
 			       o->steps),
 		       rows, o->path);
 	}
@@ -733,17 +732,17 @@ static void report_objects(void)
 	   against the steps above, told apart by frame. */
 	for (int i = 0; i < n; i++) {	/* bound: n <= MAX_OBJECTS */
 		const struct uw_object_steps *o = &objs[i];
-		const struct uw_step_counts *k = &o->counted;
+		const struct uw_step_counts *k = &o->counted, *f = &o->by_frame;
 
-		if (k->compiled == o->compiled && k->full == o->full && k->marked == o->marked &&
-		    k->uncompiled == o->uncompiled)
+		if (memcmp(k, f, sizeof *k) == 0)
 			continue;
 		differ++;
 		printf("objects: %s: its tables counted compact %llu, whole %llu, parse %llu,"
 		       " not compiled %llu; its frames' steps %llu, %llu, %llu, %llu\n", o->path,
 		       (unsigned long long)k->compiled, (unsigned long long)k->full,
 		       (unsigned long long)k->marked, (unsigned long long)k->uncompiled,
-		       o->compiled, o->full, o->marked, o->uncompiled);
+		       (unsigned long long)f->compiled, (unsigned long long)f->full,
+		       (unsigned long long)f->marked, (unsigned long long)f->uncompiled);
 	}
 	printf("objects: the counts of each object's tables %s the steps by frame"
 	       " (%d of %d objects differ)\n", differ ? "differ from" : "agree with", differ, n);

@@ -873,10 +873,10 @@ void uw_ours_object_steps(struct uw_space *sp, const struct uw_snapshot *s, bool
 		int rc = uw_step(&c);
 
 		if (o) {
-			o->compiled += c.steps_compiled - compiled;
-			o->full += c.steps_full - full;
-			o->marked += c.steps_marked - marked;
-			o->uncompiled += c.steps_uncompiled - uncompiled;
+			o->by_frame.compiled += c.steps_compiled - compiled;
+			o->by_frame.full += c.steps_full - full;
+			o->by_frame.marked += c.steps_marked - marked;
+			o->by_frame.uncompiled += c.steps_uncompiled - uncompiled;
 			o->steps++;
 		}
 		if (rc != 1)
@@ -914,8 +914,7 @@ void uw_ours_object_counts(struct uw_space *sp, const struct uw_snapshot *s, boo
 		const struct uw_step_counts *now = &sp->modules[i].steps;
 		struct uw_object_steps *o;
 
-		if (now->compiled == before[i].compiled && now->full == before[i].full &&
-		    now->marked == before[i].marked && now->uncompiled == before[i].uncompiled)
+		if (memcmp(now, &before[i], sizeof *now) == 0)
 			continue;
 		o = object_entry(objs, max, n, &sp->modules[i]);
 		if (!o)

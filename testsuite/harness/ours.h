@@ -77,7 +77,8 @@ void uw_ours_step_stats(unsigned long long *compiled, unsigned long long *full,
 struct uw_object_steps {
 	const char *path;
 	const struct uw_compile_stats *rows;
-	unsigned long long steps, compiled, full, marked, uncompiled;
+	unsigned long long steps;
+	struct uw_step_counts by_frame;	/* uw_ours_object_steps' */
 	struct uw_step_counts counted;	/* uw_ours_object_counts' */
 };
 /* Walk s once more by uw_step, with the caches as they stand, and add
